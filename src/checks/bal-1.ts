@@ -1,0 +1,14 @@
+import type { Check } from './types.js';
+import { expectSuccess, need } from './util.js';
+
+/** BAL-1: ok true, status SUCCESS, saldo a number (an integer, as documented). */
+export const bal1: Check = {
+  id: 'BAL-1',
+  title: 'saldo-user answers ok true, status SUCCESS and an integer saldo',
+  scope: 'response',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange } = need(this, ev, 'exchange');
+    return expectSuccess(spec, 'BAL-1', exchange);
+  },
+};

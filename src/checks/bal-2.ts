@@ -1,0 +1,22 @@
+import type { Check } from './types.js';
+import { bodyOf, finding, need, saldoOf } from './util.js';
+
+/** BAL-2: a successful invite never raises the balance. */
+export const bal2: Check = {
+  id: 'BAL-2',
+  title: 'a successful invite never raises the balance',
+  scope: 'multi',
+  needs: ['invite', 'saldoBefore', 'saldoAfter'],
+  run(ev, { spec }) {
+    const { invite, saldoBefore, saldoAfter } = need(this, ev, 'invite', 'saldoBefore', 'saldoAfter');
+    if (bodyOf(invite)?.ok !== true) return [];
+    const before = saldoOf(saldoBefore);
+    const after = saldoOf(saldoAfter);
+    if (before === undefined || after === undefined) {
+      return [finding(spec, 'BAL-2', saldoAfter, '$.saldo', 'a balance before and after the invite', `${before} / ${after}`)];
+    }
+    return after > before
+      ? [finding(spec, 'BAL-2', saldoAfter, '$.saldo', `<= ${before} (the balance before the invite)`, after)]
+      : [];
+  },
+};

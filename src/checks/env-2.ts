@@ -1,0 +1,15 @@
+import type { Check } from './types.js';
+import { need } from './util.js';
+import { compareOutcomes } from './outcome.js';
+
+/** ENV-2: GET and POST with the same parameters give the same outcome. */
+export const env2: Check = {
+  id: 'ENV-2',
+  title: 'GET and POST with the same parameters give the same outcome',
+  scope: 'multi',
+  needs: ['pair'],
+  run(ev, { spec }) {
+    const { pair } = need(this, ev, 'pair');
+    return compareOutcomes(spec, 'ENV-2', pair[0], pair[1]);
+  },
+};

@@ -1,0 +1,15 @@
+import type { Check } from './types.js';
+import { need } from './util.js';
+import { compareOutcomes } from './outcome.js';
+
+/** ENV-3: an alias gives the same outcome as its canonical name. pair = [canonical, alias]. */
+export const env3: Check = {
+  id: 'ENV-3',
+  title: 'every alias gives the same outcome as its canonical name',
+  scope: 'multi',
+  needs: ['pair'],
+  run(ev, { spec }) {
+    const { pair } = need(this, ev, 'pair');
+    return compareOutcomes(spec, 'ENV-3', pair[0], pair[1]);
+  },
+};

@@ -1,0 +1,25 @@
+import type { Check } from './types.js';
+import { bodyOf, finding, need } from './util.js';
+
+/** ENV-4: success is ok true with status SUCCESS; a refusal (also any HTTP error status) is ok false. */
+export const env4: Check = {
+  id: 'ENV-4',
+  title: 'success is ok true with status SUCCESS; a refusal has ok false',
+  scope: 'response',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const body = bodyOf(ex);
+    if (!body || typeof body.ok !== 'boolean') return [];
+    if (body.ok && body.status !== 'SUCCESS') {
+      return [finding(spec, 'ENV-4', ex, '$.status', '"SUCCESS" when ok is true', body.status)];
+    }
+    if (!body.ok && body.status === 'SUCCESS') {
+      return [finding(spec, 'ENV-4', ex, '$.ok', 'true when status is SUCCESS', body.ok)];
+    }
+    if (body.ok && ex.httpStatus >= 400) {
+      return [finding(spec, 'ENV-4', ex, '$.ok', `false with HTTP ${ex.httpStatus}`, body.ok)];
+    }
+    return [];
+  },
+};

@@ -1,0 +1,28 @@
+import type { Check } from './types.js';
+import { finding, need, param, records } from './util.js';
+
+/** HIS-3: date, month and year filters return only records that match every given filter. */
+export const his3: Check = {
+  id: 'HIS-3',
+  title: 'date, month and year filters return only matching records',
+  scope: 'response',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const data = records(ex) ?? [];
+    const date = param(spec, ex, 'date');
+    const month = param(spec, ex, 'month');
+    const year = param(spec, ex, 'year');
+    const out = [];
+    for (const [i, r] of data.entries()) {
+      const d = String(r.date ?? '');
+      const wanted = [
+        date !== undefined && d !== String(date) ? `date ${String(date)}` : '',
+        month !== undefined && d.slice(5, 7) !== String(month) ? `month ${String(month)}` : '',
+        year !== undefined && d.slice(0, 4) !== String(year) ? `year ${String(year)}` : '',
+      ].filter(Boolean);
+      if (wanted.length) out.push(finding(spec, 'HIS-3', ex, `$.data[${i}].date`, `a date of ${wanted.join(', ')}`, r.date));
+    }
+    return out;
+  },
+};

@@ -1,0 +1,29 @@
+import type { Check } from './types.js';
+import { finding, need, param, records, to62 } from './util.js';
+
+/** Fields q is matched against; product fields are not documented, so they count only when present. */
+const SEARCHED = ['manager_number', 'member_number', 'trx_id', 'product', 'product_code', 'produk'];
+
+/** HIS-4: q=S returns only records in which S occurs in a number, the transaction ID or the product. */
+export const his4: Check = {
+  id: 'HIS-4',
+  title: 'q=S returns only records that contain S',
+  scope: 'response',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const q = param(spec, ex, 'q');
+    if (q === undefined) return [];
+    const s = String(q);
+    const out = [];
+    for (const [i, r] of (records(ex) ?? []).entries()) {
+      const hit = SEARCHED.some((k) => {
+        const v = r[k];
+        if (typeof v !== 'string') return false;
+        return v.includes(s) || (k.endsWith('_number') && to62(v).includes(to62(s)));
+      });
+      if (!hit) out.push(finding(spec, 'HIS-4', ex, `$.data[${i}]`, `a record containing ${JSON.stringify(s)}`, r.trx_id));
+    }
+    return out;
+  },
+};

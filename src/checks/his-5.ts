@@ -1,0 +1,18 @@
+import type { Check } from './types.js';
+import { finding, need, records } from './util.js';
+
+/** HIS-5: a filter taken from an existing record returns that record. */
+export const his5: Check = {
+  id: 'HIS-5',
+  title: 'a filter does not hide the record it matches',
+  scope: 'multi',
+  needs: ['exchange', 'expectedRecord'],
+  run(ev, { spec }) {
+    const { exchange: ex, expectedRecord } = need(this, ev, 'exchange', 'expectedRecord');
+    const data = records(ex);
+    if (data?.some((r) => r.trx_id === expectedRecord.trx_id)) return [];
+    return [
+      finding(spec, 'HIS-5', ex, '$.data', `a record with trx_id ${String(expectedRecord.trx_id)}`, data ? `${data.length} records without it` : '(no data)'),
+    ];
+  },
+};

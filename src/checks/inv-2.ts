@@ -1,0 +1,20 @@
+import type { Check } from './types.js';
+import { bodyOf, finding, need, param, to62 } from './util.js';
+
+/** INV-2: detail.member is the requested msisdn in 62-form. */
+export const inv2: Check = {
+  id: 'INV-2',
+  title: 'detail.member is the requested msisdn in 62-form',
+  scope: 'response',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const body = bodyOf(ex);
+    if (body?.ok !== true) return [];
+    const msisdn = param(spec, ex, 'msisdn');
+    if (msisdn === undefined) return [];
+    const member = (body.detail as Record<string, unknown> | undefined)?.member;
+    const want = to62(msisdn);
+    return member === want ? [] : [finding(spec, 'INV-2', ex, '$.detail.member', JSON.stringify(want), member)];
+  },
+};

@@ -1,0 +1,15 @@
+import type { Check } from './types.js';
+import { bodyOf, finding, need } from './util.js';
+
+/** INV-3: a bad msisdn is refused with ok false. */
+export const inv3: Check = {
+  id: 'INV-3',
+  title: 'an msisdn not beginning with 08 or 62, or not all digits, is refused',
+  scope: 'refusal',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const ok = bodyOf(ex)?.ok;
+    return ok === false ? [] : [finding(spec, 'INV-3', ex, '$.ok', 'false (refused)', ok)];
+  },
+};

@@ -1,0 +1,15 @@
+import type { Check } from './types.js';
+import { bodyOf, finding, need } from './util.js';
+
+/** INV-4: a request missing a required parameter, or with a kind other than akrab or circle, is refused with ok false. */
+export const inv4: Check = {
+  id: 'INV-4',
+  title: 'a request missing trx_id, product_code or msisdn, or with a bad kind, is refused',
+  scope: 'refusal',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const ok = bodyOf(ex)?.ok;
+    return ok === false ? [] : [finding(spec, 'INV-4', ex, '$.ok', 'false (refused)', ok)];
+  },
+};

@@ -1,0 +1,39 @@
+import type { Check } from './types.js';
+import { bodyOf, finding, need, param, records, to62 } from './util.js';
+
+/** INV-6: a successful invite is found by cek-trx-id (SUCCESS) and by history q=<trx_id>, with its numbers. */
+export const inv6: Check = {
+  id: 'INV-6',
+  title: 'a successful invite can be seen in cek-trx-id and history',
+  scope: 'multi',
+  needs: ['invite', 'lookup', 'history'],
+  run(ev, { spec }) {
+    const { invite, lookup, history } = need(this, ev, 'invite', 'lookup', 'history');
+    const inv = bodyOf(invite);
+    if (inv?.ok !== true) return [];
+    const trxId = param(spec, invite, 'trx_id');
+    const detail = (inv.detail ?? {}) as Record<string, unknown>;
+    const out = [];
+    const lk = bodyOf(lookup);
+    const data = (lk?.data ?? {}) as Record<string, unknown>;
+    if (lk?.ok !== true || data.trx_id !== trxId || data.status !== 'SUCCESS') {
+      out.push(
+        finding(spec, 'INV-6', lookup, '$.data', `ok true and data {trx_id: ${String(trxId)}, status: SUCCESS}`, lk ? { ok: lk.ok, data: lk.data } : '(not JSON)'),
+      );
+    }
+    const rec = (records(history) ?? []).find((r) => r.trx_id === trxId);
+    if (!rec) {
+      out.push(finding(spec, 'INV-6', history, '$.data', `a record with trx_id ${String(trxId)}`, '(none)'));
+    } else {
+      for (const [field, want] of [
+        ['manager_number', detail.manager],
+        ['member_number', detail.member],
+      ] as const) {
+        if (to62(rec[field]) !== to62(want)) {
+          out.push(finding(spec, 'INV-6', history, `$.data[].${field}`, `${String(want)} (detail of the invite)`, rec[field]));
+        }
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,20 @@
+import type { Check } from './types.js';
+import { bodyOf, expectSuccess, finding, need, param } from './util.js';
+
+/** TRX-1: an existing transaction: ok true, data.trx_id equals the requested ID, data.status a string. */
+export const trx1: Check = {
+  id: 'TRX-1',
+  title: 'an existing transaction is found with its own trx_id and a status',
+  scope: 'response',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const out = expectSuccess(spec, 'TRX-1', ex);
+    const requested = param(spec, ex, 'trx_id');
+    const data = bodyOf(ex)?.data as Record<string, unknown> | undefined;
+    if (out.length === 0 && requested !== undefined && data?.trx_id !== requested) {
+      out.push(finding(spec, 'TRX-1', ex, '$.data.trx_id', JSON.stringify(requested), data?.trx_id));
+    }
+    return out;
+  },
+};

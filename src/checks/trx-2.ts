@@ -1,0 +1,18 @@
+import type { Check } from './types.js';
+import { bodyOf, finding, need } from './util.js';
+
+/** TRX-2: an ID that does not exist never answers ok true with a data record. */
+export const trx2: Check = {
+  id: 'TRX-2',
+  title: 'an unknown transaction ID is never found',
+  scope: 'refusal',
+  needs: ['exchange'],
+  run(ev, { spec }) {
+    const { exchange: ex } = need(this, ev, 'exchange');
+    const body = bodyOf(ex);
+    if (body?.ok === true && body.data !== undefined && body.data !== null) {
+      return [finding(spec, 'TRX-2', ex, '$', 'ok false or no data for an unknown trx_id', `ok=true data=${JSON.stringify(body.data)}`)];
+    }
+    return [];
+  },
+};

@@ -1,0 +1,51 @@
+import type { Spec } from '../spec/load.js';
+import type { ClauseId, Exchange, Finding } from '../spec/types.js';
+
+/**
+ * What a check reads. Each check names the fields it needs (`Check.needs`) and throws when one is absent:
+ * missing evidence is a bug in the caller, not a finding.
+ */
+export interface Evidence {
+  /** The call under test. */
+  exchange?: Exchange;
+  /** ENV-2: the same parameters by [GET, POST]. ENV-3: [canonical names, alias names]. */
+  pair?: readonly [Exchange, Exchange];
+  /** HIS-5: a record (at least its trx_id) that the filter of `exchange` must not hide. */
+  expectedRecord?: Readonly<Record<string, unknown>>;
+  /** INV-5, INV-6, BAL-2: the invite. */
+  invite?: Exchange;
+  /** INV-5: more invites with the same trx_id, sent after or together with `invite`. */
+  repeats?: readonly Exchange[];
+  /** BAL-2, INV-5: saldo-user read before the invite. */
+  saldoBefore?: Exchange;
+  /** INV-5: saldo-user read after the first invite and before its repeats. */
+  saldoBetween?: Exchange;
+  /** BAL-2, INV-5: saldo-user read after everything. */
+  saldoAfter?: Exchange;
+  /** INV-5 without `saldoBetween` (concurrent repeats): the price of one invite, when the caller knows it. */
+  unitPrice?: number;
+  /** INV-6: cek-trx-id for the invite's trx_id. */
+  lookup?: Exchange;
+  /** INV-5, INV-6: history-transaksi with q=<trx_id>. */
+  history?: Exchange;
+}
+
+export type EvidenceField = keyof Evidence;
+
+export interface CheckContext {
+  spec: Spec;
+}
+
+/**
+ * One contract clause as a function. `scope` says what the clause can be judged from:
+ * - `response`: one exchange of a request that may succeed (suite, probe, `h2h validate`);
+ * - `refusal`: one exchange of a request known to be bad (wrong key, unknown id, bad msisdn, ...);
+ * - `multi`: several requests.
+ */
+export interface Check {
+  id: ClauseId;
+  title: string;
+  scope: 'response' | 'refusal' | 'multi';
+  needs: readonly EvidenceField[];
+  run(evidence: Evidence, ctx: CheckContext): Finding[];
+}
