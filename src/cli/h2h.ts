@@ -1,0 +1,42 @@
+import { UsageError } from '../config.js';
+import { SpecError } from '../spec/load.js';
+import { type Command, EXIT, parse, stdio } from './command.js';
+import { mock } from './mock.js';
+import { validate } from './validate.js';
+
+/** Every command, by name: the whole CLI in one place. */
+export const COMMANDS: readonly Command[] = [mock, validate];
+
+function topHelp(): string {
+  return `h2h: contract testing and monitoring of the H2H member-invitation API
+
+usage: h2h COMMAND [flags]   (h2h COMMAND --help for its flags)
+
+${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
+
+Exit codes: 0 the contract holds, 1 a clause is violated, 2 usage or configuration error.`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    stdio.out(topHelp());
+    return name ? EXIT.OK : EXIT.USAGE;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  try {
+    if (!cmd) throw new UsageError(`unknown command '${name}'\n\n${topHelp()}`);
+    const { values, positionals, help } = parse(cmd, rest);
+    if (help) {
+      stdio.out(`usage: ${cmd.usage}\n\n${cmd.summary}.\n\n${cmd.help}`);
+      return EXIT.OK;
+    }
+    return await cmd.run(values, positionals, stdio);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof SpecError) {
+      stdio.err(`h2h${cmd ? ` ${cmd.name}` : ''}: ${err.message}`);
+      return EXIT.USAGE;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import { UsageError } from '../config.js';
+import { FAULTS, isFaultName } from '../simulator/faults.js';
+import { loadFixture } from '../simulator/fixtures.js';
+import { startSimulator, type Variant } from '../simulator/server.js';
+import { type Command, intFlag, strFlag } from './command.js';
+
+export const mock: Command = {
+  name: 'mock',
+  summary: 'run the reference simulator of the API',
+  usage: 'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--variant reference|legal]',
+  help: `Serves the four endpoints on GET and POST. When ready it prints H2H_BASE_URL=<url> and H2H_API_KEY=<key>
+on their own lines. Stops on SIGINT or SIGTERM.
+
+  --host H           address to bind (default 127.0.0.1)
+  --port N           port, 0 picks a free one (default 0)
+  --prefix /P        serve the API under a path prefix (default none)
+  --fixtures FILE    YAML state (default src/simulator/fixtures.yaml)
+  --api-key KEY      the demo account's key (default the fixture's)
+  --fault NAME       break one clause or the transport (see below); switch at runtime with
+                     POST /__sim/fault?name=NAME[&ms=N] (name=none turns it off)
+  --fault-ms N       milliseconds for the latency and slow-drip faults
+  --latency-ms N     fixed delay added to every API answer (default 0)
+  --variant V        reference (default) or legal: another contract-keeping shape
+
+Faults:
+${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.clause}: ` : 'transport: '}${f.description}`).join('\n')}`,
+  options: {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    prefix: { type: 'string' },
+    fixtures: { type: 'string' },
+    'api-key': { type: 'string' },
+    fault: { type: 'string' },
+    'fault-ms': { type: 'string' },
+    'latency-ms': { type: 'string' },
+    variant: { type: 'string' },
+  },
+  async run(values, _pos, io) {
+    const faultName = strFlag(values, 'fault');
+    if (faultName !== undefined && !isFaultName(faultName)) {
+      throw new UsageError(`--fault: unknown fault '${faultName}'; one of: ${FAULTS.map((f) => f.name).join(', ')}`);
+    }
+    const variant = strFlag(values, 'variant') ?? 'reference';
+    if (variant !== 'reference' && variant !== 'legal') throw new UsageError(`--variant must be reference or legal, got '${variant}'`);
+    const prefix = strFlag(values, 'prefix');
+    if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix)) throw new UsageError(`--prefix must start with / and hold only path characters, got '${prefix}'`);
+    const faultMs = intFlag(values, 'fault-ms', 0, 600_000);
+    const fixturesPath = strFlag(values, 'fixtures');
+    const sim = await startSimulator({
+      host: strFlag(values, 'host') ?? '127.0.0.1',
+      port: intFlag(values, 'port', 0, 65535) ?? 0,
+      prefix: prefix ?? '',
+      fixture: fixturesPath ? loadFixture(fixturesPath) : loadFixture(),
+      apiKey: strFlag(values, 'api-key'),
+      fault: faultName && isFaultName(faultName) ? { name: faultName, ...(faultMs !== undefined ? { ms: faultMs } : {}) } : null,
+      latencyMs: intFlag(values, 'latency-ms', 0, 600_000) ?? 0,
+      variant: variant as Variant,
+    }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') {
+        throw new UsageError(`cannot listen: ${err.message}`);
+      }
+      throw err;
+    });
+    // The simulator's own demo credentials are announced raw so a shell or a test can pick them up.
+    process.stdout.write(`H2H_BASE_URL=${sim.url}\nH2H_API_KEY=${sim.apiKey}\n`);
+    io.err(`h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, variant: ${variant}); admin at /__sim/faults`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        void sim.close().then(resolve);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return 0;
+  },
+};

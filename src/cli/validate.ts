@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { checkResponse, responseClauses } from '../checks/run.js';
+import { UsageError } from '../config.js';
+import { redactValue } from '../redact.js';
+import { loadSpec } from '../spec/load.js';
+import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../spec/types.js';
+import { type Command, EXIT } from './command.js';
+import { formatFindings } from './format.js';
+
+/** A captured exchange: the response body alone, or request and response together. */
+interface Capture {
+  request?: { method?: Method; params?: Params };
+  response: { status?: number; body: unknown };
+}
+
+function readCapture(path: string): Capture {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  const obj = json as Record<string, unknown> | null;
+  if (obj && typeof obj === 'object' && !Array.isArray(obj) && 'response' in obj && !('ok' in obj)) {
+    const response = obj.response as Record<string, unknown> | null;
+    if (!response || typeof response !== 'object' || !('body' in response)) {
+      throw new UsageError(`${path}: "response" must be an object with a "body"`);
+    }
+    const request = (obj.request ?? undefined) as Capture['request'];
+    if (request?.method !== undefined && request.method !== 'GET' && request.method !== 'POST') {
+      throw new UsageError(`${path}: request.method must be GET or POST`);
+    }
+    return { request, response: { status: Number(response.status ?? 200), body: response.body } };
+  }
+  return { response: { body: json } };
+}
+
+export const validate: Command = {
+  name: 'validate',
+  summary: 'validate a captured response against openapi.yaml and the single-answer clauses',
+  usage: 'h2h validate ENDPOINT FILE.json [--strict] [--json]',
+  help: `ENDPOINT is one of ${ENDPOINTS.join(', ')}. FILE.json is the response body, or
+{"request": {"method": "GET", "params": {...}}, "response": {"status": 200, "body": {...}}} so that the
+clauses that compare with the request (HIS-2..4, TRX-1, INV-1, INV-2) apply too.
+
+  --strict   fields and status values that openapi.yaml does not name fail the run
+  --json     print the findings as JSON
+
+Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or unreadable file.`,
+  options: { strict: { type: 'boolean' }, json: { type: 'boolean' } },
+  positionals: [2, 2],
+  async run(values, [endpoint = '', file = ''], io) {
+    if (!isEndpoint(endpoint)) throw new UsageError(`unknown endpoint '${endpoint}'; one of: ${ENDPOINTS.join(', ')}`);
+    const spec = loadSpec();
+    const cap = readCapture(file);
+    const exchange: Exchange = {
+      endpoint,
+      method: cap.request?.method ?? 'POST',
+      params: cap.request?.params ?? {},
+      url: '',
+      httpStatus: cap.response.status ?? 200,
+      contentType: 'application/json',
+      bodyText: JSON.stringify(cap.response.body) ?? '',
+      body: cap.response.body,
+      durationMs: 0,
+    };
+    const findings = checkResponse(spec, exchange);
+    const drift = spec.drift(endpoint, cap.response.body);
+    const failed = findings.length > 0 || (values.strict === true && drift.length > 0);
+    if (values.json) {
+      io.out(JSON.stringify(redactValue({ endpoint, clauses: responseClauses(spec, endpoint), findings, drift, failed }), null, 2));
+    } else {
+      io.out(formatFindings(findings, drift, `${endpoint}: checked ${responseClauses(spec, endpoint).join(', ')}`));
+    }
+    return failed ? EXIT.VIOLATED : EXIT.OK;
+  },
+};

@@ -1,0 +1,61 @@
+import type { ClauseId } from '../spec/types.js';
+
+/** A named way for the simulator to break the contract, or the transport, on purpose. */
+export interface Fault {
+  name: string;
+  /** The clause this fault breaks; absent for transport faults. */
+  clause?: ClauseId;
+  description: string;
+}
+
+/** Contract faults: at least one per clause. Each is implemented where the behaviour it bends lives. */
+export const CONTRACT_FAULTS = [
+  { name: 'envelope-no-status', clause: 'ENV-1', description: 'successful answers lack the `status` field' },
+  { name: 'post-drops-record', clause: 'ENV-2', description: 'POST history-transaksi drops the last record of a multi-record answer' },
+  { name: 'alias-ignored', clause: 'ENV-3', description: 'history filter aliases (search, nomor, tanggal, bulan, tahun) are ignored' },
+  { name: 'success-status-ok', clause: 'ENV-4', description: 'successful answers carry status "OK" instead of SUCCESS' },
+  { name: 'auth-any-key', clause: 'AUTH-1', description: 'any non-empty api_key is accepted as the demo account' },
+  { name: 'saldo-as-string', clause: 'BAL-1', description: 'saldo is sent as a string' },
+  { name: 'invite-credits-balance', clause: 'BAL-2', description: 'a successful invite adds its price to the balance' },
+  { name: 'history-date-format', clause: 'HIS-1', description: 'history dates are sent as DD-MM-YYYY' },
+  { name: 'limit-ignored', clause: 'HIS-2', description: 'the limit parameter is ignored' },
+  { name: 'date-filters-ignored', clause: 'HIS-3', description: 'date, month and year filters are ignored' },
+  { name: 'q-ignored', clause: 'HIS-4', description: 'the q filter is ignored' },
+  { name: 'q-misses-trx-id', clause: 'HIS-5', description: 'q matches numbers and products but not transaction IDs' },
+  { name: 'lookup-wrong-id', clause: 'TRX-1', description: 'cek-trx-id echoes the transaction ID in the wrong letter case' },
+  { name: 'lookup-phantom', clause: 'TRX-2', description: 'cek-trx-id answers SUCCESS for any transaction ID' },
+  { name: 'invite-slot-number', clause: 'INV-1', description: 'detail.slot is sent as a number' },
+  { name: 'invite-member-raw', clause: 'INV-2', description: 'detail.member echoes the msisdn as sent, 08-form included' },
+  { name: 'msisdn-unchecked', clause: 'INV-3', description: 'any msisdn is accepted' },
+  { name: 'kind-unchecked', clause: 'INV-4', description: 'any kind is accepted' },
+  { name: 'duplicate-trx-accepted', clause: 'INV-5', description: 'a used trx_id creates a second transaction and a second charge' },
+  { name: 'invite-not-recorded', clause: 'INV-6', description: 'successful invites are not recorded in history or lookup' },
+] as const satisfies readonly Fault[];
+
+/** Transport faults, for the probe: they break no clause but the wire itself. */
+export const TRANSPORT_FAULTS = [
+  { name: 'latency', description: 'every API answer is delayed by `ms` (default 1500) milliseconds' },
+  { name: 'http-500-html', description: 'every API answer is HTTP 500 with an HTML body' },
+  { name: 'reset', description: 'the connection is reset before any answer' },
+  { name: 'hang', description: 'the request is accepted and never answered' },
+  { name: 'invalid-json', description: 'the body is cut-off JSON with content-type application/json' },
+  { name: 'oversized-body', description: 'a 4 MiB JSON body' },
+  { name: 'slow-drip', description: 'the body is sent one byte every `ms` (default 200) milliseconds' },
+] as const satisfies readonly Fault[];
+
+export type ContractFaultName = (typeof CONTRACT_FAULTS)[number]['name'];
+export type TransportFaultName = (typeof TRANSPORT_FAULTS)[number]['name'];
+export type FaultName = ContractFaultName | TransportFaultName;
+
+export const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...TRANSPORT_FAULTS];
+
+export function isFaultName(name: string): name is FaultName {
+  return FAULTS.some((f) => f.name === name);
+}
+
+/** The active fault and its parameter. */
+export interface FaultSetting {
+  name: FaultName;
+  /** Milliseconds for `latency` and `slow-drip`. */
+  ms?: number;
+}

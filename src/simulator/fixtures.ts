@@ -1,0 +1,118 @@
+import { fileURLToPath } from 'node:url';
+import { checkConfig, readYamlFile, UsageError } from '../config.js';
+
+export const DEFAULT_FIXTURES = fileURLToPath(new URL('./fixtures.yaml', import.meta.url));
+
+export interface Fixture {
+  accounts: { id: string; api_key: string; saldo: number }[];
+  products: { code: string; name: string; kind: 'akrab' | 'circle'; price: number }[];
+  managers: { number: string; account: string; kind: 'akrab' | 'circle'; slots: number }[];
+  /** What the contract gate uses against this simulator when no flags say otherwise. */
+  suite: { account: string; product: string; kind: 'akrab' | 'circle'; msisdns: string[]; max_invites: number };
+  history: { trx_id: string; account: string; manager: string; member: string; product: string; date: string }[];
+}
+
+const phone62 = { type: 'string', pattern: '^62[0-9]{7,13}$' };
+const kind = { enum: ['akrab', 'circle'] };
+const FIXTURE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['accounts', 'products', 'managers', 'suite', 'history'],
+  properties: {
+    accounts: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'api_key', 'saldo'],
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          api_key: { type: 'string', minLength: 8 },
+          saldo: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+    products: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'name', 'kind', 'price'],
+        properties: {
+          code: { type: 'string', minLength: 1 },
+          name: { type: 'string', minLength: 1 },
+          kind,
+          price: { type: 'integer', minimum: 1 },
+        },
+      },
+    },
+    managers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['number', 'account', 'kind', 'slots'],
+        properties: { number: phone62, account: { type: 'string' }, kind, slots: { type: 'integer', minimum: 1 } },
+      },
+    },
+    suite: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['account', 'product', 'kind', 'msisdns', 'max_invites'],
+      properties: {
+        account: { type: 'string' },
+        product: { type: 'string' },
+        kind,
+        msisdns: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^(08|62)[0-9]{7,12}$' } },
+        max_invites: { type: 'integer', minimum: 0 },
+      },
+    },
+    history: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['trx_id', 'account', 'manager', 'member', 'product', 'date'],
+        properties: {
+          trx_id: { type: 'string', minLength: 1, maxLength: 64 },
+          account: { type: 'string' },
+          manager: phone62,
+          member: phone62,
+          product: { type: 'string' },
+          date: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
+        },
+      },
+    },
+  },
+};
+
+/** Loads a fixture file, validated by schema and by its cross-references; UsageError names every problem. */
+export function loadFixture(path = DEFAULT_FIXTURES): Fixture {
+  const fx = checkConfig<Fixture>(FIXTURE_SCHEMA, readYamlFile(path, 'fixture file'), `fixture file ${path}`);
+  const problems: string[] = [];
+  const accounts = new Set(fx.accounts.map((a) => a.id));
+  const keys = new Set<string>();
+  for (const a of fx.accounts) {
+    if (keys.has(a.api_key)) problems.push(`accounts: two accounts share one api_key (account ${a.id})`);
+    keys.add(a.api_key);
+  }
+  const products = new Set(fx.products.map((p) => p.code));
+  const managers = new Map(fx.managers.map((m) => [m.number, m]));
+  for (const m of fx.managers) {
+    if (!accounts.has(m.account)) problems.push(`managers: ${m.number} names unknown account '${m.account}'`);
+  }
+  const trxIds = new Set<string>();
+  for (const h of fx.history) {
+    if (!accounts.has(h.account)) problems.push(`history: ${h.trx_id} names unknown account '${h.account}'`);
+    if (!managers.has(h.manager)) problems.push(`history: ${h.trx_id} names unknown manager '${h.manager}'`);
+    if (!products.has(h.product)) problems.push(`history: ${h.trx_id} names unknown product '${h.product}'`);
+    if (trxIds.has(`${h.account}/${h.trx_id}`)) problems.push(`history: trx_id ${h.trx_id} appears twice`);
+    trxIds.add(`${h.account}/${h.trx_id}`);
+  }
+  if (!accounts.has(fx.suite.account)) problems.push(`suite: unknown account '${fx.suite.account}'`);
+  if (!products.has(fx.suite.product)) problems.push(`suite: unknown product '${fx.suite.product}'`);
+  if (problems.length) throw new UsageError(`fixture file ${path} is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return fx;
+}
