@@ -13,7 +13,11 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
 export function checkConfig<T>(schema: object, value: unknown, source: string): T {
   const validate = ajv.compile(schema);
   if (validate(value)) return value as T;
-  throw new UsageError(`${source} is invalid:\n${formatErrors(validate.errors ?? []).map((l) => `  - ${l}`).join('\n')}`);
+  throw new UsageError(
+    `${source} is invalid:\n${formatErrors(validate.errors ?? [])
+      .map((l) => `  - ${l}`)
+      .join('\n')}`,
+  );
 }
 
 /** One line per ajv error of a config: `$.targets[0].timeout: must match ...`. */

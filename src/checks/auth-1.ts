@@ -13,7 +13,8 @@ export const auth1: Check = {
     if (!body) return [];
     const out = [];
     if (body.ok === true) out.push(finding(spec, 'AUTH-1', ex, '$.ok', 'not true for a bad api_key', body.ok));
-    if ('saldo' in body) out.push(finding(spec, 'AUTH-1', ex, '$.saldo', '(absent: no balance for a bad key)', body.saldo));
+    if ('saldo' in body)
+      out.push(finding(spec, 'AUTH-1', ex, '$.saldo', '(absent: no balance for a bad key)', body.saldo));
     if ('detail' in body) out.push(finding(spec, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
     const data = body.data;
     const hasRecords = Array.isArray(data) ? data.length > 0 : data !== undefined && data !== null;

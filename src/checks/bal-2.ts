@@ -13,7 +13,9 @@ export const bal2: Check = {
     const before = saldoOf(saldoBefore);
     const after = saldoOf(saldoAfter);
     if (before === undefined || after === undefined) {
-      return [finding(spec, 'BAL-2', saldoAfter, '$.saldo', 'a balance before and after the invite', `${before} / ${after}`)];
+      return [
+        finding(spec, 'BAL-2', saldoAfter, '$.saldo', 'a balance before and after the invite', `${before} / ${after}`),
+      ];
     }
     return after > before
       ? [finding(spec, 'BAL-2', saldoAfter, '$.saldo', `<= ${before} (the balance before the invite)`, after)]

@@ -1,6 +1,6 @@
+import { compareOutcomes } from './outcome.js';
 import type { Check } from './types.js';
 import { need } from './util.js';
-import { compareOutcomes } from './outcome.js';
 
 /** ENV-2: GET and POST with the same parameters give the same outcome. */
 export const env2: Check = {

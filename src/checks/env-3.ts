@@ -1,6 +1,6 @@
+import { compareOutcomes } from './outcome.js';
 import type { Check } from './types.js';
 import { need } from './util.js';
-import { compareOutcomes } from './outcome.js';
 
 /** ENV-3: an alias gives the same outcome as its canonical name. pair = [canonical, alias]. */
 export const env3: Check = {

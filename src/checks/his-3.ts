@@ -21,7 +21,8 @@ export const his3: Check = {
         month !== undefined && d.slice(5, 7) !== String(month) ? `month ${String(month)}` : '',
         year !== undefined && d.slice(0, 4) !== String(year) ? `year ${String(year)}` : '',
       ].filter(Boolean);
-      if (wanted.length) out.push(finding(spec, 'HIS-3', ex, `$.data[${i}].date`, `a date of ${wanted.join(', ')}`, r.date));
+      if (wanted.length)
+        out.push(finding(spec, 'HIS-3', ex, `$.data[${i}].date`, `a date of ${wanted.join(', ')}`, r.date));
     }
     return out;
   },

@@ -22,7 +22,8 @@ export const his4: Check = {
         if (typeof v !== 'string') return false;
         return v.includes(s) || (k.endsWith('_number') && to62(v).includes(to62(s)));
       });
-      if (!hit) out.push(finding(spec, 'HIS-4', ex, `$.data[${i}]`, `a record containing ${JSON.stringify(s)}`, r.trx_id));
+      if (!hit)
+        out.push(finding(spec, 'HIS-4', ex, `$.data[${i}]`, `a record containing ${JSON.stringify(s)}`, r.trx_id));
     }
     return out;
   },

@@ -12,7 +12,14 @@ export const his5: Check = {
     const data = records(ex);
     if (data?.some((r) => r.trx_id === expectedRecord.trx_id)) return [];
     return [
-      finding(spec, 'HIS-5', ex, '$.data', `a record with trx_id ${String(expectedRecord.trx_id)}`, data ? `${data.length} records without it` : '(no data)'),
+      finding(
+        spec,
+        'HIS-5',
+        ex,
+        '$.data',
+        `a record with trx_id ${String(expectedRecord.trx_id)}`,
+        data ? `${data.length} records without it` : '(no data)',
+      ),
     ];
   },
 };

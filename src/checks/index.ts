@@ -17,9 +17,9 @@ import { inv3 } from './inv-3.js';
 import { inv4 } from './inv-4.js';
 import { inv5 } from './inv-5.js';
 import { inv6 } from './inv-6.js';
-import type { Check } from './types.js';
 import { trx1 } from './trx-1.js';
 import { trx2 } from './trx-2.js';
+import type { Check } from './types.js';
 
 export type { Check, CheckContext, Evidence } from './types.js';
 

@@ -8,12 +8,29 @@ export const inv5: Check = {
   scope: 'multi',
   needs: ['invite', 'repeats', 'history', 'saldoBefore', 'saldoAfter'],
   run(ev, { spec }) {
-    const { invite, history, saldoBefore, saldoAfter } = need(this, ev, 'invite', 'repeats', 'history', 'saldoBefore', 'saldoAfter');
+    const { invite, history, saldoBefore, saldoAfter } = need(
+      this,
+      ev,
+      'invite',
+      'repeats',
+      'history',
+      'saldoBefore',
+      'saldoAfter',
+    );
     const trxId = param(spec, invite, 'trx_id');
     const out = [];
     const carrying = (records(history) ?? []).filter((r) => r.trx_id === trxId);
     if (carrying.length > 1) {
-      out.push(finding(spec, 'INV-5', history, '$.data', `at most 1 record with trx_id ${String(trxId)}`, `${carrying.length} records`));
+      out.push(
+        finding(
+          spec,
+          'INV-5',
+          history,
+          '$.data',
+          `at most 1 record with trx_id ${String(trxId)}`,
+          `${carrying.length} records`,
+        ),
+      );
     }
     const before = saldoOf(saldoBefore);
     const after = saldoOf(saldoAfter);
@@ -21,7 +38,14 @@ export const inv5: Check = {
     const single = between !== undefined && before !== undefined ? before - between : ev.unitPrice;
     if (before !== undefined && after !== undefined && single !== undefined && before - after > single) {
       out.push(
-        finding(spec, 'INV-5', saldoAfter, '$.saldo', `a charge of at most ${single} (one invite)`, `a charge of ${before - after}`),
+        finding(
+          spec,
+          'INV-5',
+          saldoAfter,
+          '$.saldo',
+          `a charge of at most ${single} (one invite)`,
+          `a charge of ${before - after}`,
+        ),
       );
     }
     return out;

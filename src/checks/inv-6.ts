@@ -18,7 +18,14 @@ export const inv6: Check = {
     const data = (lk?.data ?? {}) as Record<string, unknown>;
     if (lk?.ok !== true || data.trx_id !== trxId || data.status !== 'SUCCESS') {
       out.push(
-        finding(spec, 'INV-6', lookup, '$.data', `ok true and data {trx_id: ${String(trxId)}, status: SUCCESS}`, lk ? { ok: lk.ok, data: lk.data } : '(not JSON)'),
+        finding(
+          spec,
+          'INV-6',
+          lookup,
+          '$.data',
+          `ok true and data {trx_id: ${String(trxId)}, status: SUCCESS}`,
+          lk ? { ok: lk.ok, data: lk.data } : '(not JSON)',
+        ),
       );
     }
     const rec = (records(history) ?? []).find((r) => r.trx_id === trxId);
@@ -30,7 +37,9 @@ export const inv6: Check = {
         ['member_number', detail.member],
       ] as const) {
         if (to62(rec[field]) !== to62(want)) {
-          out.push(finding(spec, 'INV-6', history, `$.data[].${field}`, `${String(want)} (detail of the invite)`, rec[field]));
+          out.push(
+            finding(spec, 'INV-6', history, `$.data[].${field}`, `${String(want)} (detail of the invite)`, rec[field]),
+          );
         }
       }
     }

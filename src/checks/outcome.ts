@@ -1,5 +1,5 @@
-import type { Spec } from '../spec/load.js';
 import { show } from '../spec/jsonpath.js';
+import type { Spec } from '../spec/load.js';
 import type { ClauseId, Exchange, Finding } from '../spec/types.js';
 import { type Body, bodyOf, finding, param } from './util.js';
 
@@ -29,10 +29,12 @@ function payloadText(value: unknown): string {
 export function compareOutcomes(spec: Spec, clause: ClauseId, a: Exchange, b: Exchange): Finding[] {
   const ba = bodyOf(a);
   const bb = bodyOf(b);
-  const label = `${a.method} ${describe(a)} vs ${b.method} ${describe(b)}`;
+  const label = `${a.method} ${paramNames(a)} vs ${b.method} ${paramNames(b)}`;
   if (!ba || !bb) {
     if (!ba && !bb) return [];
-    return [finding(spec, clause, b, '$', `a JSON object as for ${label.split(' vs ')[0]}`, bb ? '(JSON)' : '(not JSON)')];
+    return [
+      finding(spec, clause, b, '$', `a JSON object as for ${label.split(' vs ')[0]}`, bb ? '(JSON)' : '(not JSON)'),
+    ];
   }
   const out: Finding[] = [];
   const diff = (path: string, x: unknown, y: unknown): void => {
@@ -53,6 +55,6 @@ export function compareOutcomes(spec: Spec, clause: ClauseId, a: Exchange, b: Ex
 }
 
 /** The parameter names a request used (never their values). */
-function describe(ex: Exchange): string {
+function paramNames(ex: Exchange): string {
   return `(${Object.keys(ex.params).join(',')})`;
 }

@@ -1,9 +1,9 @@
+import { ajvErrorsToFindings } from '../spec/findings.js';
 import type { Spec } from '../spec/load.js';
 import type { ClauseId, Exchange, Finding } from '../spec/types.js';
 import { CHECKS } from './index.js';
 import type { Evidence } from './types.js';
 import { bodyOf } from './util.js';
-import { ajvErrorsToFindings } from '../spec/findings.js';
 
 /** Runs the named clause checks on one piece of evidence. */
 export function runChecks(spec: Spec, ids: readonly ClauseId[], evidence: Evidence): Finding[] {

@@ -11,7 +11,16 @@ export const trx2: Check = {
     const { exchange: ex } = need(this, ev, 'exchange');
     const body = bodyOf(ex);
     if (body?.ok === true && body.data !== undefined && body.data !== null) {
-      return [finding(spec, 'TRX-2', ex, '$', 'ok false or no data for an unknown trx_id', `ok=true data=${JSON.stringify(body.data)}`)];
+      return [
+        finding(
+          spec,
+          'TRX-2',
+          ex,
+          '$',
+          'ok false or no data for an unknown trx_id',
+          `ok=true data=${JSON.stringify(body.data)}`,
+        ),
+      ];
     }
     return [];
   },

@@ -1,7 +1,7 @@
-import type { Spec } from '../spec/load.js';
-import { show } from '../spec/jsonpath.js';
-import type { ClauseId, Exchange, Finding } from '../spec/types.js';
 import { ajvErrorsToFindings } from '../spec/findings.js';
+import { show } from '../spec/jsonpath.js';
+import type { Spec } from '../spec/load.js';
+import type { ClauseId, Exchange, Finding } from '../spec/types.js';
 import type { Check, Evidence, EvidenceField } from './types.js';
 
 export type Body = Record<string, unknown>;
@@ -55,7 +55,15 @@ export function expectSuccess(spec: Spec, clause: ClauseId, ex: Exchange): Findi
   }
   if (body.ok !== true) {
     return [
-      finding(spec, clause, ex, '$.ok', 'true', body.ok, `expected a successful call, got ok=${show(body.ok)} status=${show(body.status)}`),
+      finding(
+        spec,
+        clause,
+        ex,
+        '$.ok',
+        'true',
+        body.ok,
+        `expected a successful call, got ok=${show(body.ok)} status=${show(body.status)}`,
+      ),
     ];
   }
   const errors = spec.successErrors(ex.endpoint, body);
@@ -84,7 +92,11 @@ export function saldoOf(ex: Exchange | undefined): number | undefined {
 }
 
 /** Throws when the caller did not supply what a check needs: a program error, not a finding. */
-export function need<K extends EvidenceField>(check: Pick<Check, 'id'>, ev: Evidence, ...keys: K[]): Required<Pick<Evidence, K>> {
+export function need<K extends EvidenceField>(
+  check: Pick<Check, 'id'>,
+  ev: Evidence,
+  ...keys: K[]
+): Required<Pick<Evidence, K>> {
   for (const k of keys) {
     if (ev[k] === undefined) throw new Error(`check ${check.id} needs evidence '${k}'`);
   }

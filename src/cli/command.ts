@@ -49,7 +49,9 @@ export function parse(cmd: Command, argv: string[]): { values: Values; positiona
   if (values.help) return { values, positionals: parsed.positionals, help: true };
   const [min, max] = cmd.positionals ?? [0, 0];
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
-    throw new UsageError(`h2h ${cmd.name}: expected ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length}\nusage: ${cmd.usage}`);
+    throw new UsageError(
+      `h2h ${cmd.name}: expected ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length}\nusage: ${cmd.usage}`,
+    );
   }
   return { values, positionals: parsed.positionals, help: false };
 }

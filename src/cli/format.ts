@@ -5,9 +5,14 @@ export function formatFindings(findings: readonly Finding[], drift: readonly Dri
   const lines = [header];
   if (findings.length === 0) lines.push('  contract holds: no clause broken');
   for (const f of findings) {
-    const at = [f.endpoint, f.method, f.aliases?.length ? `aliases ${f.aliases.join(',')}` : ''].filter(Boolean).join(' ');
+    const at = [f.endpoint, f.method, f.aliases?.length ? `aliases ${f.aliases.join(',')}` : '']
+      .filter(Boolean)
+      .join(' ');
     lines.push(`  FAIL ${f.clause} [${at}] ${f.path}: expected ${f.expected}, got ${f.actual}`);
   }
-  for (const d of drift) lines.push(`  drift ${d.kind} ${d.path}${d.value !== undefined ? ` = ${JSON.stringify(d.value)}` : ''} (not named by openapi.yaml)`);
+  for (const d of drift)
+    lines.push(
+      `  drift ${d.kind} ${d.path}${d.value !== undefined ? ` = ${JSON.stringify(d.value)}` : ''} (not named by openapi.yaml)`,
+    );
   return lines.join('\n');
 }

@@ -7,7 +7,8 @@ import { type Command, intFlag, strFlag } from './command.js';
 export const mock: Command = {
   name: 'mock',
   summary: 'run the reference simulator of the API',
-  usage: 'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--variant reference|legal]',
+  usage:
+    'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--variant reference|legal]',
   help: `Serves the four endpoints on GET and POST. When ready it prints H2H_BASE_URL=<url> and H2H_API_KEY=<key>
 on their own lines. Stops on SIGINT or SIGTERM.
 
@@ -41,9 +42,11 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
       throw new UsageError(`--fault: unknown fault '${faultName}'; one of: ${FAULTS.map((f) => f.name).join(', ')}`);
     }
     const variant = strFlag(values, 'variant') ?? 'reference';
-    if (variant !== 'reference' && variant !== 'legal') throw new UsageError(`--variant must be reference or legal, got '${variant}'`);
+    if (variant !== 'reference' && variant !== 'legal')
+      throw new UsageError(`--variant must be reference or legal, got '${variant}'`);
     const prefix = strFlag(values, 'prefix');
-    if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix)) throw new UsageError(`--prefix must start with / and hold only path characters, got '${prefix}'`);
+    if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
+      throw new UsageError(`--prefix must start with / and hold only path characters, got '${prefix}'`);
     const faultMs = intFlag(values, 'fault-ms', 0, 600_000);
     const fixturesPath = strFlag(values, 'fixtures');
     const sim = await startSimulator({
@@ -52,7 +55,10 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
       prefix: prefix ?? '',
       fixture: fixturesPath ? loadFixture(fixturesPath) : loadFixture(),
       apiKey: strFlag(values, 'api-key'),
-      fault: faultName && isFaultName(faultName) ? { name: faultName, ...(faultMs !== undefined ? { ms: faultMs } : {}) } : null,
+      fault:
+        faultName && isFaultName(faultName)
+          ? { name: faultName, ...(faultMs !== undefined ? { ms: faultMs } : {}) }
+          : null,
       latencyMs: intFlag(values, 'latency-ms', 0, 600_000) ?? 0,
       variant: variant as Variant,
     }).catch((err: NodeJS.ErrnoException) => {
@@ -63,7 +69,9 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
     });
     // The simulator's own demo credentials are announced raw so a shell or a test can pick them up.
     process.stdout.write(`H2H_BASE_URL=${sim.url}\nH2H_API_KEY=${sim.apiKey}\n`);
-    io.err(`h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, variant: ${variant}); admin at /__sim/faults`);
+    io.err(
+      `h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, variant: ${variant}); admin at /__sim/faults`,
+    );
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         void sim.close().then(resolve);

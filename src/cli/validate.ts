@@ -75,7 +75,13 @@ Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or 
     const drift = spec.drift(endpoint, cap.response.body);
     const failed = findings.length > 0 || (values.strict === true && drift.length > 0);
     if (values.json) {
-      io.out(JSON.stringify(redactValue({ endpoint, clauses: responseClauses(spec, endpoint), findings, drift, failed }), null, 2));
+      io.out(
+        JSON.stringify(
+          redactValue({ endpoint, clauses: responseClauses(spec, endpoint), findings, drift, failed }),
+          null,
+          2,
+        ),
+      );
     } else {
       io.out(formatFindings(findings, drift, `${endpoint}: checked ${responseClauses(spec, endpoint).join(', ')}`));
     }

@@ -11,9 +11,21 @@ export interface Fault {
 /** Contract faults: at least one per clause. Each is implemented where the behaviour it bends lives. */
 export const CONTRACT_FAULTS = [
   { name: 'envelope-no-status', clause: 'ENV-1', description: 'successful answers lack the `status` field' },
-  { name: 'post-drops-record', clause: 'ENV-2', description: 'POST history-transaksi drops the last record of a multi-record answer' },
-  { name: 'alias-ignored', clause: 'ENV-3', description: 'history filter aliases (search, nomor, tanggal, bulan, tahun) are ignored' },
-  { name: 'success-status-ok', clause: 'ENV-4', description: 'successful answers carry status "OK" instead of SUCCESS' },
+  {
+    name: 'post-drops-record',
+    clause: 'ENV-2',
+    description: 'POST history-transaksi drops the last record of a multi-record answer',
+  },
+  {
+    name: 'alias-ignored',
+    clause: 'ENV-3',
+    description: 'history filter aliases (search, nomor, tanggal, bulan, tahun) are ignored',
+  },
+  {
+    name: 'success-status-ok',
+    clause: 'ENV-4',
+    description: 'successful answers carry status "OK" instead of SUCCESS',
+  },
   { name: 'auth-any-key', clause: 'AUTH-1', description: 'any non-empty api_key is accepted as the demo account' },
   { name: 'saldo-as-string', clause: 'BAL-1', description: 'saldo is sent as a string' },
   { name: 'invite-credits-balance', clause: 'BAL-2', description: 'a successful invite adds its price to the balance' },
@@ -22,14 +34,30 @@ export const CONTRACT_FAULTS = [
   { name: 'date-filters-ignored', clause: 'HIS-3', description: 'date, month and year filters are ignored' },
   { name: 'q-ignored', clause: 'HIS-4', description: 'the q filter is ignored' },
   { name: 'q-misses-trx-id', clause: 'HIS-5', description: 'q matches numbers and products but not transaction IDs' },
-  { name: 'lookup-wrong-id', clause: 'TRX-1', description: 'cek-trx-id echoes the transaction ID in the wrong letter case' },
+  {
+    name: 'lookup-wrong-id',
+    clause: 'TRX-1',
+    description: 'cek-trx-id echoes the transaction ID in the wrong letter case',
+  },
   { name: 'lookup-phantom', clause: 'TRX-2', description: 'cek-trx-id answers SUCCESS for any transaction ID' },
   { name: 'invite-slot-number', clause: 'INV-1', description: 'detail.slot is sent as a number' },
-  { name: 'invite-member-raw', clause: 'INV-2', description: 'detail.member echoes the msisdn as sent, 08-form included' },
+  {
+    name: 'invite-member-raw',
+    clause: 'INV-2',
+    description: 'detail.member echoes the msisdn as sent, 08-form included',
+  },
   { name: 'msisdn-unchecked', clause: 'INV-3', description: 'any msisdn is accepted' },
   { name: 'kind-unchecked', clause: 'INV-4', description: 'any kind is accepted' },
-  { name: 'duplicate-trx-accepted', clause: 'INV-5', description: 'a used trx_id creates a second transaction and a second charge' },
-  { name: 'invite-not-recorded', clause: 'INV-6', description: 'successful invites are not recorded in history or lookup' },
+  {
+    name: 'duplicate-trx-accepted',
+    clause: 'INV-5',
+    description: 'a used trx_id creates a second transaction and a second charge',
+  },
+  {
+    name: 'invite-not-recorded',
+    clause: 'INV-6',
+    description: 'successful invites are not recorded in history or lookup',
+  },
 ] as const satisfies readonly Fault[];
 
 /** Transport faults, for the probe: they break no clause but the wire itself. */

@@ -113,6 +113,7 @@ export function loadFixture(path = DEFAULT_FIXTURES): Fixture {
   }
   if (!accounts.has(fx.suite.account)) problems.push(`suite: unknown account '${fx.suite.account}'`);
   if (!products.has(fx.suite.product)) problems.push(`suite: unknown product '${fx.suite.product}'`);
-  if (problems.length) throw new UsageError(`fixture file ${path} is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  if (problems.length)
+    throw new UsageError(`fixture file ${path} is invalid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return fx;
 }

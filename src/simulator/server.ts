@@ -82,7 +82,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     timers.add(t);
   };
 
-  const server = http.createServer((req, res) => {
+  // requireHostHeader off: a request without Host gets the envelope from this code, not an empty 400 from Node.
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       // A bug of the simulator itself: still the envelope, and the process goes on.
       if (!res.headersSent) send(res, refuse('INTERNAL_ERROR', `simulator error: ${(err as Error).message}`));
@@ -94,15 +95,34 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     s.on('close', () => sockets.delete(s));
   });
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) {
-      const body = JSON.stringify({ ok: false, status: 'MALFORMED_REQUEST', message: 'The HTTP request could not be parsed.' });
-      socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const text = JSON.stringify({
+      ok: false,
+      status: 'MALFORMED_REQUEST',
+      message: 'The HTTP request could not be parsed.',
+    });
+    // A request whose body framing breaks mid-way already has a response object: answer through it.
+    const pending = (socket as Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
+    if (pending && !pending.headersSent) {
+      pending.shouldKeepAlive = false;
+      pending.writeHead(400, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+        connection: 'close',
+      });
+      pending.end(text);
+    } else if (!pending && socket.writable) {
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      );
     } else socket.destroy();
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
-    if (url.pathname.startsWith(`${ADMIN}/`)) return admin(req, res, url);
+    if (url.pathname.startsWith(`${ADMIN}/`)) {
+      admin(req, res, url);
+      return;
+    }
     const method = req.method ?? '';
     const entry: LogEntry = { seq: ++seq, method, path: url.pathname, httpStatus: 0, couldSucceed: false };
     pushLog(entry);
@@ -114,12 +134,18 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       send(res, shaped);
     };
 
-    const rest = prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : prefix ? '' : url.pathname;
+    const rest =
+      prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : prefix ? '' : url.pathname;
     const match = /^\/api\/([a-z-]+)\/?$/.exec(rest);
     const endpoint = match?.[1];
     if (!endpoint || !isEndpoint(endpoint)) {
       drain(req);
-      return reply(refuse('NOT_FOUND', `No endpoint at ${url.pathname}; the API has ${prefix}/api/{invite-member,history-transaksi,cek-trx-id,saldo-user}.`));
+      return reply(
+        refuse(
+          'NOT_FOUND',
+          `No endpoint at ${url.pathname}; the API has ${prefix}/api/{invite-member,history-transaksi,cek-trx-id,saldo-user}.`,
+        ),
+      );
     }
     entry.endpoint = endpoint;
     if (method !== 'GET' && method !== 'POST') {
@@ -163,10 +189,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         const chunk = 'x'.repeat(64 * 1024);
         res.write('{"ok":true,"status":"SUCCESS","padding":"');
         for (let i = 0; i < 64 && !res.destroyed; i++) {
-          if (!res.write(chunk)) await new Promise<void>((r) => {
-            res.once('drain', r);
-            res.once('close', r);
-          });
+          if (!res.write(chunk))
+            await new Promise<void>((r) => {
+              res.once('drain', r);
+              res.once('close', r);
+            });
         }
         if (!res.destroyed) res.end('"}');
         return true;
@@ -191,26 +218,27 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   }
 
   function admin(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
-    const json = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (url.pathname === `${ADMIN}/faults`) return json(200, { active: state.fault, catalog: FAULTS });
-    if (url.pathname === `${ADMIN}/log`) return json(200, log);
-    if (url.pathname === `${ADMIN}/fault` && req.method === 'POST') {
+    drain(req);
+    const [status, body] = adminAnswer(req.method ?? '', url);
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  function adminAnswer(method: string, url: URL): [number, unknown] {
+    if (url.pathname === `${ADMIN}/faults`) return [200, { active: state.fault, catalog: FAULTS }];
+    if (url.pathname === `${ADMIN}/log`) return [200, log];
+    if (url.pathname === `${ADMIN}/fault` && method === 'POST') {
       const name = url.searchParams.get('name') ?? '';
       const ms = url.searchParams.get('ms');
       if (name === '' || name === 'none') {
         state.fault = null;
-        drain(req);
-        return json(200, { active: null });
+        return [200, { active: null }];
       }
-      if (!isFaultName(name)) return json(400, { error: `unknown fault ${name}; see ${ADMIN}/faults` });
+      if (!isFaultName(name)) return [400, { error: `unknown fault ${name}; see ${ADMIN}/faults` }];
       state.fault = { name, ...(ms ? { ms: Number(ms) } : {}) };
-      drain(req);
-      return json(200, { active: state.fault });
+      return [200, { active: state.fault }];
     }
-    json(404, { error: `admin paths: ${ADMIN}/faults, ${ADMIN}/log, POST ${ADMIN}/fault?name=NAME[&ms=N]` });
+    return [404, { error: `admin paths: ${ADMIN}/faults, ${ADMIN}/log, POST ${ADMIN}/fault?name=NAME[&ms=N]` }];
   }
 
   function pushLog(entry: LogEntry): void {
@@ -247,7 +275,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 function send(res: http.ServerResponse, answer: Answer): void {
   if (res.destroyed || res.headersSent) return;
   const text = JSON.stringify(answer.body);
-  res.writeHead(answer.http, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(answer.http, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -281,7 +312,9 @@ async function readParams(req: http.IncomingMessage, url: URL, method: Method): 
       return { refusal: refuse('MALFORMED_JSON', `The body is not valid JSON: ${(err as Error).message}`) };
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return { refusal: refuse('MALFORMED_JSON', 'The body must be a JSON object whose keys are the parameter names.') };
+      return {
+        refusal: refuse('MALFORMED_JSON', 'The body must be a JSON object whose keys are the parameter names.'),
+      };
     }
     for (const [k, v] of Object.entries(body)) add(k, v);
     return { params };
@@ -291,7 +324,10 @@ async function readParams(req: http.IncomingMessage, url: URL, method: Method): 
     return { params };
   }
   return {
-    refusal: refuse('UNSUPPORTED_MEDIA_TYPE', `Content-Type '${type || '(none)'}' is not read; send application/json or application/x-www-form-urlencoded.`),
+    refusal: refuse(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type '${type || '(none)'}' is not read; send application/json or application/x-www-form-urlencoded.`,
+    ),
   };
 }
 

@@ -106,7 +106,14 @@ export class SimState {
     for (const h of fixture.history) {
       const manager = this.managers.find((m) => m.number === h.manager);
       if (manager && !manager.members.has(h.member)) manager.members.set(h.member, this.freeSlot(manager) ?? 0);
-      this.record({ trxId: h.trx_id, account: h.account, manager: h.manager, member: h.member, product: h.product, date: h.date });
+      this.record({
+        trxId: h.trx_id,
+        account: h.account,
+        manager: h.manager,
+        member: h.member,
+        product: h.product,
+        date: h.date,
+      });
     }
   }
 
@@ -131,11 +138,17 @@ export class SimState {
     }
     const folded = this.spec.foldRequest(endpoint, params);
     const problems = folded.problems.filter(
-      (p) => !(this.on('msisdn-unchecked') && p.param === 'msisdn') && !(this.on('kind-unchecked') && p.param === 'kind'),
+      (p) =>
+        !(this.on('msisdn-unchecked') && p.param === 'msisdn') && !(this.on('kind-unchecked') && p.param === 'kind'),
     );
     const keyProblem = problems.find((p) => p.param === 'api_key');
-    if (keyProblem?.code === 'conflict') return { answer: refuse('CONFLICTING_PARAMETER', keyProblem.message), couldSucceed: false };
-    if (keyProblem) return { answer: refuse('INVALID_API_KEY', `${keyProblem.message}: the api_key is missing or empty`), couldSucceed: false };
+    if (keyProblem?.code === 'conflict')
+      return { answer: refuse('CONFLICTING_PARAMETER', keyProblem.message), couldSucceed: false };
+    if (keyProblem)
+      return {
+        answer: refuse('INVALID_API_KEY', `${keyProblem.message}: the api_key is missing or empty`),
+        couldSucceed: false,
+      };
     const key = String(folded.params.api_key);
     let account = this.byKey.get(key);
     if (!account && this.on('auth-any-key')) account = this.byKey.values().next().value;
@@ -153,7 +166,10 @@ export class SimState {
     const p = folded.params;
     switch (endpoint) {
       case 'saldo-user':
-        return { answer: this.success({ saldo: this.on('saldo-as-string') ? String(account.saldo) : account.saldo }), couldSucceed: true };
+        return {
+          answer: this.success({ saldo: this.on('saldo-as-string') ? String(account.saldo) : account.saldo }),
+          couldSucceed: true,
+        };
       case 'history-transaksi':
         return { answer: this.history(account, method, p), couldSucceed: true };
       case 'cek-trx-id':
@@ -164,7 +180,11 @@ export class SimState {
   }
 
   private success(fields: Record<string, unknown>): Answer {
-    const body: Record<string, unknown> = { ok: true, status: this.on('success-status-ok') ? 'OK' : 'SUCCESS', ...fields };
+    const body: Record<string, unknown> = {
+      ok: true,
+      status: this.on('success-status-ok') ? 'OK' : 'SUCCESS',
+      ...fields,
+    };
     if (this.on('envelope-no-status')) delete body.status;
     return { http: 200, body };
   }
@@ -193,7 +213,9 @@ export class SimState {
       });
     }
     recs = [...recs].sort((a, b) => (a.date === b.date ? b.seq - a.seq : a.date < b.date ? 1 : -1));
-    const limit = this.on('limit-ignored') ? Number.POSITIVE_INFINITY : Math.min(Number(p.limit ?? HISTORY_DEFAULT_LIMIT), HISTORY_MAX_LIMIT);
+    const limit = this.on('limit-ignored')
+      ? Number.POSITIVE_INFINITY
+      : Math.min(Number(p.limit ?? HISTORY_DEFAULT_LIMIT), HISTORY_MAX_LIMIT);
     recs = recs.slice(0, limit);
     if (method === 'POST' && this.on('post-drops-record') && recs.length >= 2) recs = recs.slice(0, -1);
     const data = recs.map((t) => ({
@@ -239,11 +261,19 @@ export class SimState {
       manager = mine.find((m) => this.freeSlot(m) !== undefined);
       slot = manager ? this.freeSlot(manager) : undefined;
     }
-    if (!manager || slot === undefined) return yes(refuse('NO_FREE_SLOT', `No ${product.kind} manager has a free slot.`));
+    if (!manager || slot === undefined)
+      return yes(refuse('NO_FREE_SLOT', `No ${product.kind} manager has a free slot.`));
     manager.members.set(member, slot);
     account.saldo += this.on('invite-credits-balance') ? product.price : -product.price;
     if (!this.on('invite-not-recorded')) {
-      this.record({ trxId, account: account.id, manager: manager.number, member, product: product.code, date: new Date().toISOString().slice(0, 10) });
+      this.record({
+        trxId,
+        account: account.id,
+        manager: manager.number,
+        member,
+        product: product.code,
+        date: new Date().toISOString().slice(0, 10),
+      });
     }
     return yes(
       this.success({

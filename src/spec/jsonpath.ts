@@ -5,7 +5,9 @@ export function pointerToPath(pointer: string): string {
     .split('/')
     .slice(1)
     .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_][\w-]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`))
+    .map((seg) =>
+      /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_][\w-]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`,
+    )
     .join('')}`;
 }
 
@@ -24,6 +26,6 @@ export function valueAt(data: unknown, pointer: string): unknown {
 /** A short, single-line rendering of a value for a finding's `actual`. */
 export function show(value: unknown, max = 120): string {
   if (value === undefined) return '(absent)';
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

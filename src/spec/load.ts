@@ -100,6 +100,7 @@ export class Spec {
   private readonly envelopeValidator: ValidateFunction;
   private readonly refusalValidator: ValidateFunction;
   private readonly resolvedCache = new Map<Schema, Resolved>();
+  private readonly inlineValidators = new WeakMap<object, ValidateFunction>();
 
   constructor(
     readonly doc: OpenAPIV3_1.Document,
@@ -145,6 +146,21 @@ export class Spec {
   /** The validator of any component schema, for callers outside the request/response pair. */
   schemaValidator(component: string): ValidateFunction {
     return this.compile(this.responseAjv, component);
+  }
+
+  /**
+   * Validation errors of a value against an inline schema of the document (a media type's `oneOf`, a
+   * parameter's schema), its local `$ref`s resolved against the document. Compiled once per schema object.
+   */
+  inlineErrors(schema: Schema | Ref, value: unknown): string[] {
+    let validate = this.inlineValidators.get(schema);
+    if (!validate) {
+      validate = this.responseAjv.compile(absoluteRefs(schema) as object);
+      this.inlineValidators.set(schema, validate);
+    }
+    return validate(value)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
   }
 
   operation(endpoint: Endpoint): OperationInfo {
@@ -344,6 +360,20 @@ export class Spec {
 /** Two schemas for one property (from allOf branches): the later one's known values win. */
 function mergeSchemas(a: Schema | undefined, b: Schema): Schema {
   return a ? ({ allOf: [a, b] } as Schema) : b;
+}
+
+/** A copy of a schema whose local `$ref`s point into the document registered with ajv. */
+function absoluteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(absoluteRefs);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOC_ID}${v}` : absoluteRefs(v),
+      ]),
+    );
+  }
+  return value;
 }
 
 function componentName(ref: string): string {

@@ -41,10 +41,13 @@ export async function runScenario(spec: Spec, scenario: Scenario, ctx: RunContex
       if (seen.has(ex)) continue;
       seen.add(ex);
       exchanges.push(ex);
-      for (const d of spec.drift(ex.endpoint, ex.body)) drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
+      for (const d of spec.drift(ex.endpoint, ex.body))
+        drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
     }
   }
-  const unique = new Map(findings.map((f) => [`${f.clause}|${f.endpoint}|${f.method}|${f.path}|${f.expected}|${f.actual}`, f]));
+  const unique = new Map(
+    findings.map((f) => [`${f.clause}|${f.endpoint}|${f.method}|${f.path}|${f.expected}|${f.actual}`, f]),
+  );
   return { findings: [...unique.values()], drift: [...drift.values()], exchanges };
 }
 
@@ -60,7 +63,8 @@ export function httpTarget(opts: HttpTargetOptions): Target {
     ...rest,
     async send(endpoint: Endpoint, method: Method, params: Params): Promise<Exchange> {
       const r = await callApi({ baseUrl, endpoint, method, params, timeoutMs: timeoutMs ?? 10_000 });
-      if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
+      if (r.error || !r.exchange)
+        throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
       return r.exchange;
     },
   };

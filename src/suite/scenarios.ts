@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Evidence } from '../checks/types.js';
 import type { Spec } from '../spec/load.js';
-import { type ClauseId, type Endpoint, ENDPOINTS, type Exchange, type Method, METHODS, type Params } from '../spec/types.js';
+import {
+  type ClauseId,
+  ENDPOINTS,
+  type Endpoint,
+  type Exchange,
+  METHODS,
+  type Method,
+  type Params,
+} from '../spec/types.js';
 import type { Target, TargetData } from './target.js';
 
 /** Spec files of the suite, one per area. */
@@ -175,7 +183,11 @@ export function buildScenarios(spec: Spec, opts: { allowWrites: boolean }): Scen
   for (const endpoint of ENDPOINTS) {
     const invite = endpoint === 'invite-member';
     const inviteSkip = (data: TargetData): string | undefined =>
-      invite && !W ? (needKnownTrx(data) ? `writes not allowed and ${needKnownTrx(data)}` : undefined) : needsFor(endpoint, data);
+      invite && !W
+        ? needKnownTrx(data)
+          ? `writes not allowed and ${needKnownTrx(data)}`
+          : undefined
+        : needsFor(endpoint, data);
     const area = AREA_OF[endpoint];
 
     for (const method of METHODS) {
@@ -193,8 +205,16 @@ export function buildScenarios(spec: Spec, opts: { allowWrites: boolean }): Scen
         async run(ctx) {
           const trx = invite && !W ? usedTrx(ctx) : ctx.newTrxId();
           const ok = await ctx.target.send(endpoint, method, baseParams(ctx, endpoint, trx));
-          const bad = await ctx.target.send(endpoint, method, { ...baseParams(ctx, endpoint, usedTrx(ctx) || trx), api_key: 'h2h-wrong-key' });
-          return [one('ENV-1', { exchange: ok }), one('ENV-4', { exchange: ok }), one('ENV-1', { exchange: bad }), one('ENV-4', { exchange: bad })];
+          const bad = await ctx.target.send(endpoint, method, {
+            ...baseParams(ctx, endpoint, usedTrx(ctx) || trx),
+            api_key: 'h2h-wrong-key',
+          });
+          return [
+            one('ENV-1', { exchange: ok }),
+            one('ENV-4', { exchange: ok }),
+            one('ENV-1', { exchange: bad }),
+            one('ENV-4', { exchange: bad }),
+          ];
         },
       });
 
@@ -235,7 +255,8 @@ export function buildScenarios(spec: Spec, opts: { allowWrites: boolean }): Scen
             aliases: [alias],
             writes: invite && W ? 2 : 0,
             priority: 8,
-            skip: (data) => inviteSkip(data) ?? (['q', 'date', 'month', 'year'].includes(p.name) ? needHistory(data) : undefined),
+            skip: (data) =>
+              inviteSkip(data) ?? (['q', 'date', 'month', 'year'].includes(p.name) ? needHistory(data) : undefined),
             async run(ctx) {
               const trxA = invite && W ? ctx.newTrxId() : usedTrx(ctx);
               const trxB = invite && W ? ctx.newTrxId() : usedTrx(ctx);
@@ -269,8 +290,14 @@ export function buildScenarios(spec: Spec, opts: { allowWrites: boolean }): Scen
         const trxB = invite && W ? ctx.newTrxId() : usedTrx(ctx);
         const g = await ctx.target.send(endpoint, 'GET', baseParams(ctx, endpoint, trxA));
         const p = await ctx.target.send(endpoint, 'POST', baseParams(ctx, endpoint, trxB));
-        const badG = await ctx.target.send(endpoint, 'GET', { ...baseParams(ctx, endpoint, usedTrx(ctx) || trxA), api_key: 'h2h-wrong-key-0000' });
-        const badP = await ctx.target.send(endpoint, 'POST', { ...baseParams(ctx, endpoint, usedTrx(ctx) || trxB), api_key: 'h2h-wrong-key-0000' });
+        const badG = await ctx.target.send(endpoint, 'GET', {
+          ...baseParams(ctx, endpoint, usedTrx(ctx) || trxA),
+          api_key: 'h2h-wrong-key-0000',
+        });
+        const badP = await ctx.target.send(endpoint, 'POST', {
+          ...baseParams(ctx, endpoint, usedTrx(ctx) || trxB),
+          api_key: 'h2h-wrong-key-0000',
+        });
         return [one('ENV-2', { pair: [g, p] }), one('ENV-2', { pair: [badG, badP] })];
       },
     });
@@ -278,7 +305,10 @@ export function buildScenarios(spec: Spec, opts: { allowWrites: boolean }): Scen
     if (endpoint !== 'invite-member') {
       // The endpoint's success clauses, on both methods, with each alias of api_key.
       for (const method of METHODS) {
-        for (const keyName of ['api_key', ...(spec.operation(endpoint).params.find((p) => p.name === 'api_key')?.aliases ?? [])]) {
+        for (const keyName of [
+          'api_key',
+          ...(spec.operation(endpoint).params.find((p) => p.name === 'api_key')?.aliases ?? []),
+        ]) {
           const lookupNames = endpoint === 'cek-trx-id' ? ['trx_id', 'trxid'] : [''];
           for (const trxName of lookupNames) {
             const aliases = [keyName, trxName].filter((n) => n && n !== 'api_key' && n !== 'trx_id');
@@ -313,7 +343,10 @@ export function buildScenarios(spec: Spec, opts: { allowWrites: boolean }): Scen
 
 function addHistory(spec: Spec, add: (s: Scenario) => void): void {
   const params = spec.operation('history-transaksi').params;
-  const names = (canonical: string): string[] => [canonical, ...(params.find((p) => p.name === canonical)?.aliases ?? [])];
+  const names = (canonical: string): string[] => [
+    canonical,
+    ...(params.find((p) => p.name === canonical)?.aliases ?? []),
+  ];
   for (const method of METHODS) {
     for (const limit of [1, 2]) {
       add({
@@ -334,7 +367,8 @@ function addHistory(spec: Spec, add: (s: Scenario) => void): void {
     // HIS-3 and HIS-5: each filter alone and together, by canonical name and by every alias.
     const filterSets: string[][] = [['date'], ['month'], ['year'], ['month', 'year'], ['date', 'month', 'year']];
     for (const set of filterSets) {
-      const variants = set.length === 1 ? names(set[0] ?? '') : [set.join('+'), set.map((n) => names(n)[1] ?? n).join('+')];
+      const variants =
+        set.length === 1 ? names(set[0] ?? '') : [set.join('+'), set.map((n) => names(n)[1] ?? n).join('+')];
       for (const variant of variants) {
         const sent = set.length === 1 ? [variant] : variant.split('+');
         const aliases = sent.filter((n) => !set.includes(n));
@@ -388,7 +422,11 @@ function addHistory(spec: Spec, add: (s: Scenario) => void): void {
               ...(what === 'member_number' ? { date: r.date } : {}),
               limit: 100,
             });
-            return [one('HIS-4', { exchange: ex }), one('HIS-5', { exchange: ex, expectedRecord: r }), one('HIS-1', { exchange: ex })];
+            return [
+              one('HIS-4', { exchange: ex }),
+              one('HIS-5', { exchange: ex, expectedRecord: r }),
+              one('HIS-1', { exchange: ex }),
+            ];
           },
         });
       }
@@ -408,7 +446,10 @@ function addLookupRefusal(add: (s: Scenario) => void): void {
       writes: 0,
       priority: 0,
       async run(ctx) {
-        const ex = await ctx.target.send('cek-trx-id', method, { api_key: ctx.target.apiKey, trx_id: `${ctx.newTrxId()}-NOPE` });
+        const ex = await ctx.target.send('cek-trx-id', method, {
+          api_key: ctx.target.apiKey,
+          trx_id: `${ctx.newTrxId()}-NOPE`,
+        });
         return [one('TRX-2', { exchange: ex }), one('ENV-1', { exchange: ex }), one('ENV-4', { exchange: ex })];
       },
     });
@@ -416,9 +457,13 @@ function addLookupRefusal(add: (s: Scenario) => void): void {
 }
 
 function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
-  const msisdnNames = ['msisdn', ...(spec.operation('invite-member').params.find((p) => p.name === 'msisdn')?.aliases ?? [])];
+  const msisdnNames = [
+    'msisdn',
+    ...(spec.operation('invite-member').params.find((p) => p.name === 'msisdn')?.aliases ?? []),
+  ];
   const writesSkip = (): string | undefined => (W ? undefined : 'needs writes: run with --allow-writes');
-  const safeSkip = (data: TargetData): string | undefined => (W ? undefined : needKnownTrx(data) ? `writes not allowed and ${needKnownTrx(data)}` : undefined);
+  const safeSkip = (data: TargetData): string | undefined =>
+    W ? undefined : needKnownTrx(data) ? `writes not allowed and ${needKnownTrx(data)}` : undefined;
   for (const method of METHODS) {
     for (const form of ['08', '62'] as const) {
       add({
@@ -434,7 +479,11 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
         async run(ctx) {
           const f = forms(ctx.target.msisdns[form === '08' ? 0 : 1 % ctx.target.msisdns.length] ?? '');
           const saldoBefore = await ctx.target.send('saldo-user', method, { api_key: ctx.target.apiKey });
-          const invite = await ctx.target.send('invite-member', method, inviteParams(ctx, ctx.newTrxId(), form === '08' ? f.f08 : f.f62));
+          const invite = await ctx.target.send(
+            'invite-member',
+            method,
+            inviteParams(ctx, ctx.newTrxId(), form === '08' ? f.f08 : f.f62),
+          );
           const saldoAfter = await ctx.target.send('saldo-user', method, { api_key: ctx.target.apiKey });
           return [
             one('INV-1', { exchange: invite }),
@@ -463,7 +512,11 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
         skip: safeSkip,
         async run(ctx) {
           const trx = W ? ctx.newTrxId() : usedTrx(ctx);
-          const ex = await ctx.target.send('invite-member', method, rename(inviteParams(ctx, trx, value), 'msisdn', name));
+          const ex = await ctx.target.send(
+            'invite-member',
+            method,
+            rename(inviteParams(ctx, trx, value), 'msisdn', name),
+          );
           return [one('INV-3', { exchange: ex }), one('ENV-1', { exchange: ex }), one('ENV-4', { exchange: ex })];
         },
       });
@@ -471,7 +524,10 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
     // INV-4: a required parameter missing, or a kind that is neither akrab nor circle.
     for (const [label, change] of [
       ['without trx_id', (p: Params) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'trx_id'))],
-      ['without product_code', (p: Params) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'product_code'))],
+      [
+        'without product_code',
+        (p: Params) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'product_code')),
+      ],
       ['without msisdn', (p: Params) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'msisdn'))],
       ['with kind=family', (p: Params) => ({ ...p, kind: 'family' })],
     ] as const) {
@@ -511,10 +567,14 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
         const invite = await ctx.target.send('invite-member', method, inviteParams(ctx, trx));
         const saldoBetween = await ctx.target.send('saldo-user', method, key);
         const repeats: Exchange[] = [];
-        for (const m of ['GET', 'POST'] as const) repeats.push(await ctx.target.send('invite-member', m, inviteParams(ctx, trx)));
+        for (const m of ['GET', 'POST'] as const)
+          repeats.push(await ctx.target.send('invite-member', m, inviteParams(ctx, trx)));
         const saldoAfter = await ctx.target.send('saldo-user', method, key);
         const history = await ctx.target.send('history-transaksi', method, { ...key, q: trx, limit: 10 });
-        return [one('INV-5', { invite, repeats, saldoBefore, saldoBetween, saldoAfter, history }), ...repeats.map((r) => one('ENV-1', { exchange: r }))];
+        return [
+          one('INV-5', { invite, repeats, saldoBefore, saldoBetween, saldoAfter, history }),
+          ...repeats.map((r) => one('ENV-1', { exchange: r })),
+        ];
       },
     });
     add({

@@ -52,7 +52,9 @@ export async function discover(target: Target): Promise<TargetData> {
     (r): r is Record<string, string> =>
       typeof r === 'object' &&
       r !== null &&
-      ['trx_id', 'manager_number', 'member_number', 'date'].every((k) => typeof (r as Record<string, unknown>)[k] === 'string'),
+      ['trx_id', 'manager_number', 'member_number', 'date'].every(
+        (k) => typeof (r as Record<string, unknown>)[k] === 'string',
+      ),
   );
   const record = records[0];
   return {

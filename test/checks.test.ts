@@ -1,0 +1,396 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CHECKS } from '../src/checks/index.ts';
+import type { Evidence } from '../src/checks/types.ts';
+import { loadSpec } from '../src/spec/load.ts';
+import { CLAUSE_IDS, type ClauseId } from '../src/spec/types.ts';
+import { ex } from './helpers.ts';
+
+// Hand-made request/response pairs, one table row per clause: evidence that keeps it and evidence that breaks it.
+// No simulator is involved: these prove the checks themselves.
+
+const spec = loadSpec();
+const K = 'k-0000';
+const saldo = (n: unknown, method: 'GET' | 'POST' = 'POST') =>
+  ex('saldo-user', { api_key: K }, { ok: true, status: 'SUCCESS', saldo: n }, { method });
+const rec = (trx: string, date: string, member = '6281234567890', manager = '6281100000001') => ({
+  trx_id: trx,
+  manager_number: manager,
+  member_number: member,
+  date,
+});
+const hist = (params: Record<string, unknown>, data: unknown[], method: 'GET' | 'POST' = 'POST') =>
+  ex('history-transaksi', { api_key: K, ...params }, { ok: true, status: 'SUCCESS', data }, { method });
+const inviteReq = { api_key: K, trx_id: 'T-1', product_code: 'AKRAB-10GB', msisdn: '081234567890', kind: 'akrab' };
+const inviteOk = (detail: Record<string, unknown> = {}, trx = 'T-1') => ({
+  ok: true,
+  status: 'SUCCESS',
+  message: 'added',
+  trx_id: trx,
+  detail: { manager: '6281100000001', member: '6281234567890', slot: '3', ...detail },
+});
+const refused = { ok: false, status: 'INVALID_API_KEY', message: 'no' };
+
+interface Row {
+  clause: ClauseId;
+  keep: Evidence[];
+  breaks: [string, Evidence][];
+}
+
+const invite = ex('invite-member', inviteReq, inviteOk());
+const lookupOk = ex(
+  'cek-trx-id',
+  { api_key: K, trx_id: 'T-1' },
+  { ok: true, status: 'SUCCESS', data: { trx_id: 'T-1', status: 'SUCCESS' } },
+);
+const histT1 = hist({ q: 'T-1', limit: 10 }, [rec('T-1', '2026-11-22')]);
+
+const TABLE: Row[] = [
+  {
+    clause: 'ENV-1',
+    keep: [{ exchange: saldo(5) }, { exchange: ex('saldo-user', {}, refused, { http: 401 }) }],
+    breaks: [
+      ['html body', { exchange: ex('saldo-user', { api_key: K }, undefined, { http: 502 }) }],
+      ['ok as string', { exchange: ex('saldo-user', { api_key: K }, { ok: 'true', status: 'SUCCESS', saldo: 1 }) }],
+      ['no status', { exchange: ex('saldo-user', { api_key: K }, { ok: true, saldo: 1 }) }],
+      ['array body', { exchange: ex('saldo-user', { api_key: K }, [1, 2]) }],
+    ],
+  },
+  {
+    clause: 'ENV-2',
+    keep: [
+      {
+        pair: [
+          hist({ limit: 5 }, [rec('A', '2026-01-01'), rec('B', '2026-01-02')], 'GET'),
+          hist({ limit: 5 }, [rec('B', '2026-01-02'), rec('A', '2026-01-01')]),
+        ],
+      },
+      { pair: [saldo(5, 'GET'), saldo(7)] },
+    ],
+    breaks: [
+      [
+        'record missing on POST',
+        {
+          pair: [
+            hist({ limit: 5 }, [rec('A', '2026-01-01'), rec('B', '2026-01-02')], 'GET'),
+            hist({ limit: 5 }, [rec('A', '2026-01-01')]),
+          ],
+        },
+      ],
+      ['status differs', { pair: [saldo(5, 'GET'), ex('saldo-user', { api_key: K }, refused)] }],
+      ['saldo type differs', { pair: [saldo(5, 'GET'), saldo('5')] }],
+    ],
+  },
+  {
+    clause: 'ENV-3',
+    keep: [
+      {
+        pair: [
+          hist({ date: '2026-01-01' }, [rec('A', '2026-01-01')]),
+          hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-01')]),
+        ],
+      },
+    ],
+    breaks: [
+      [
+        'alias ignored',
+        {
+          pair: [
+            hist({ date: '2026-01-01' }, [rec('A', '2026-01-01')]),
+            hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-01'), rec('B', '2026-02-01')]),
+          ],
+        },
+      ],
+      ['alias refused', { pair: [saldo(1), ex('saldo-user', { key: K }, refused)] }],
+    ],
+  },
+  {
+    clause: 'ENV-4',
+    keep: [{ exchange: saldo(1) }, { exchange: ex('saldo-user', {}, refused, { http: 401 }) }],
+    breaks: [
+      ['ok true status OK', { exchange: ex('saldo-user', { api_key: K }, { ok: true, status: 'OK', saldo: 1 }) }],
+      ['ok false status SUCCESS', { exchange: ex('saldo-user', { api_key: K }, { ok: false, status: 'SUCCESS' }) }],
+      [
+        'ok true on HTTP 500',
+        { exchange: ex('saldo-user', { api_key: K }, { ok: true, status: 'SUCCESS', saldo: 1 }, { http: 500 }) },
+      ],
+    ],
+  },
+  {
+    clause: 'AUTH-1',
+    keep: [
+      { exchange: ex('saldo-user', { api_key: 'wrong' }, refused) },
+      { exchange: ex('history-transaksi', { api_key: 'wrong' }, { ok: false, status: 'X', data: [] }) },
+    ],
+    breaks: [
+      ['ok true', { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: true, status: 'SUCCESS', saldo: 1 }) }],
+      [
+        'refused but saldo shown',
+        { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: false, status: 'X', saldo: 1 }) },
+      ],
+      [
+        'refused but records shown',
+        {
+          exchange: ex(
+            'history-transaksi',
+            { api_key: '' },
+            { ok: false, status: 'X', data: [rec('A', '2026-01-01')] },
+          ),
+        },
+      ],
+      [
+        'refused but detail shown',
+        { exchange: ex('invite-member', {}, { ok: false, status: 'X', detail: { member: '62811' } }) },
+      ],
+    ],
+  },
+  {
+    clause: 'BAL-1',
+    keep: [{ exchange: saldo(150000) }, { exchange: saldo(0) }],
+    breaks: [
+      ['string saldo', { exchange: saldo('150000') }],
+      ['fraction', { exchange: saldo(1.5) }],
+      ['missing saldo', { exchange: ex('saldo-user', { api_key: K }, { ok: true, status: 'SUCCESS' }) }],
+      ['refused', { exchange: ex('saldo-user', { api_key: K }, refused) }],
+    ],
+  },
+  {
+    clause: 'BAL-2',
+    keep: [{ invite, saldoBefore: saldo(100), saldoAfter: saldo(55) }],
+    breaks: [['balance rose', { invite, saldoBefore: saldo(100), saldoAfter: saldo(145) }]],
+  },
+  {
+    clause: 'HIS-1',
+    keep: [{ exchange: hist({}, [rec('A', '2026-01-01')]) }, { exchange: hist({}, []) }],
+    breaks: [
+      ['DD-MM-YYYY date', { exchange: hist({}, [rec('A', '01-01-2026')]) }],
+      ['impossible date', { exchange: hist({}, [rec('A', '2026-02-30')]) }],
+      ['numeric trx_id', { exchange: hist({}, [{ ...rec('A', '2026-01-01'), trx_id: 7 }]) }],
+      [
+        'data not an array',
+        { exchange: ex('history-transaksi', { api_key: K }, { ok: true, status: 'SUCCESS', data: {} }) },
+      ],
+    ],
+  },
+  {
+    clause: 'HIS-2',
+    keep: [{ exchange: hist({ limit: '2' }, [rec('A', '2026-01-01'), rec('B', '2026-01-01')]) }],
+    breaks: [
+      [
+        'three for limit=2',
+        { exchange: hist({ limit: 2 }, [rec('A', '2026-01-01'), rec('B', '2026-01-01'), rec('C', '2026-01-01')]) },
+      ],
+    ],
+  },
+  {
+    clause: 'HIS-3',
+    keep: [{ exchange: hist({ date: '2026-01-01', bulan: '01', tahun: '2026' }, [rec('A', '2026-01-01')]) }],
+    breaks: [
+      ['other date', { exchange: hist({ date: '2026-01-01' }, [rec('A', '2026-01-02')]) }],
+      ['other month', { exchange: hist({ month: '02' }, [rec('A', '2026-01-02')]) }],
+      ['other year by alias', { exchange: hist({ tahun: '2025' }, [rec('A', '2026-01-02')]) }],
+    ],
+  },
+  {
+    clause: 'HIS-4',
+    keep: [
+      { exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01')]) },
+      { exchange: hist({ search: '081234567890' }, [rec('X', '2026-01-01')]) },
+    ],
+    breaks: [
+      ['record without S', { exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01'), rec('T-8', '2026-01-01')]) }],
+    ],
+  },
+  {
+    clause: 'HIS-5',
+    keep: [{ exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01')]), expectedRecord: rec('T-9', '2026-01-01') }],
+    breaks: [['record hidden', { exchange: hist({ q: 'T-9' }, []), expectedRecord: rec('T-9', '2026-01-01') }]],
+  },
+  {
+    clause: 'TRX-1',
+    keep: [{ exchange: lookupOk }],
+    breaks: [
+      [
+        'other id',
+        {
+          exchange: ex(
+            'cek-trx-id',
+            { api_key: K, trxid: 'T-1' },
+            { ok: true, status: 'SUCCESS', data: { trx_id: 't-1', status: 'SUCCESS' } },
+          ),
+        },
+      ],
+      [
+        'no status',
+        {
+          exchange: ex(
+            'cek-trx-id',
+            { api_key: K, trx_id: 'T-1' },
+            { ok: true, status: 'SUCCESS', data: { trx_id: 'T-1' } },
+          ),
+        },
+      ],
+    ],
+  },
+  {
+    clause: 'TRX-2',
+    keep: [{ exchange: ex('cek-trx-id', { api_key: K, trx_id: 'NOPE' }, { ok: false, status: 'TRX_NOT_FOUND' }) }],
+    breaks: [
+      [
+        'phantom record',
+        {
+          exchange: ex(
+            'cek-trx-id',
+            { api_key: K, trx_id: 'NOPE' },
+            { ok: true, status: 'SUCCESS', data: { trx_id: 'NOPE', status: 'SUCCESS' } },
+          ),
+        },
+      ],
+    ],
+  },
+  {
+    clause: 'INV-1',
+    keep: [{ exchange: invite }],
+    breaks: [
+      ['numeric slot', { exchange: ex('invite-member', inviteReq, inviteOk({ slot: 3 })) }],
+      ['other trx_id', { exchange: ex('invite-member', inviteReq, inviteOk({}, 'T-2')) }],
+      ['manager not 62', { exchange: ex('invite-member', inviteReq, inviteOk({ manager: '081100000001' })) }],
+    ],
+  },
+  {
+    clause: 'INV-2',
+    keep: [
+      { exchange: invite },
+      { exchange: ex('invite-member', { ...inviteReq, nomor: '6281234567890', msisdn: undefined }, inviteOk()) },
+    ],
+    breaks: [
+      ['08 echoed', { exchange: ex('invite-member', inviteReq, inviteOk({ member: '081234567890' })) }],
+      ['other number', { exchange: ex('invite-member', inviteReq, inviteOk({ member: '6281234567899' })) }],
+    ],
+  },
+  {
+    clause: 'INV-3',
+    keep: [
+      { exchange: ex('invite-member', { ...inviteReq, msisdn: '12345' }, { ok: false, status: 'INVALID_MSISDN' }) },
+    ],
+    breaks: [['accepted', { exchange: ex('invite-member', { ...inviteReq, msisdn: '12345' }, inviteOk()) }]],
+  },
+  {
+    clause: 'INV-4',
+    keep: [{ exchange: ex('invite-member', { ...inviteReq, kind: 'family' }, { ok: false, status: 'INVALID_KIND' }) }],
+    breaks: [
+      ['accepted', { exchange: ex('invite-member', { ...inviteReq, kind: 'family' }, inviteOk()) }],
+      ['not JSON', { exchange: ex('invite-member', { ...inviteReq, kind: 'family' }, undefined) }],
+    ],
+  },
+  {
+    clause: 'INV-5',
+    keep: [
+      {
+        invite,
+        repeats: [ex('invite-member', inviteReq, { ok: false, status: 'DUPLICATE_TRX_ID' })],
+        history: histT1,
+        saldoBefore: saldo(100),
+        saldoBetween: saldo(55),
+        saldoAfter: saldo(55),
+      },
+    ],
+    breaks: [
+      [
+        'two records',
+        {
+          invite,
+          repeats: [invite],
+          history: hist({ q: 'T-1' }, [rec('T-1', '2026-11-22'), rec('T-1', '2026-11-22')]),
+          saldoBefore: saldo(100),
+          saldoBetween: saldo(55),
+          saldoAfter: saldo(55),
+        },
+      ],
+      [
+        'charged twice',
+        {
+          invite,
+          repeats: [invite],
+          history: histT1,
+          saldoBefore: saldo(100),
+          saldoBetween: saldo(55),
+          saldoAfter: saldo(10),
+        },
+      ],
+      [
+        'charged twice, concurrent',
+        { invite, repeats: [invite], history: histT1, saldoBefore: saldo(100), saldoAfter: saldo(10), unitPrice: 45 },
+      ],
+    ],
+  },
+  {
+    clause: 'INV-6',
+    keep: [
+      {
+        invite,
+        lookup: lookupOk,
+        history: hist({ q: 'T-1' }, [rec('T-1', '2026-11-22', '081234567890', '081100000001')]),
+      },
+    ],
+    breaks: [
+      [
+        'not in lookup',
+        {
+          invite,
+          lookup: ex('cek-trx-id', { api_key: K, trx_id: 'T-1' }, { ok: false, status: 'TRX_NOT_FOUND' }),
+          history: histT1,
+        },
+      ],
+      ['not in history', { invite, lookup: lookupOk, history: hist({ q: 'T-1' }, []) }],
+      [
+        'other member in history',
+        { invite, lookup: lookupOk, history: hist({ q: 'T-1' }, [rec('T-1', '2026-11-22', '6289999999999')]) },
+      ],
+    ],
+  },
+];
+
+describe('clause checks on hand-made evidence', () => {
+  it('the table covers every clause of contract-clauses.md', () => {
+    assert.deepEqual(
+      TABLE.map((r) => r.clause),
+      [...CLAUSE_IDS],
+    );
+    assert.deepEqual(Object.keys(CHECKS), [...CLAUSE_IDS]);
+  });
+
+  for (const row of TABLE) {
+    const check = CHECKS[row.clause];
+    it(`${row.clause} passes on evidence that keeps it`, () => {
+      for (const ev of row.keep) assert.deepEqual(check.run(ev, { spec }), [], `${row.clause} keep case`);
+    });
+    for (const [label, ev] of row.breaks) {
+      it(`${row.clause} fails on: ${label}`, () => {
+        const found = check.run(ev, { spec });
+        assert.ok(found.length > 0, `${row.clause} should fail on ${label}`);
+        for (const f of found) {
+          assert.equal(f.clause, row.clause);
+          assert.ok(
+            f.expected && f.actual && f.path.startsWith('$'),
+            `finding names path, expected and actual: ${JSON.stringify(f)}`,
+          );
+        }
+      });
+    }
+  }
+
+  it('a finding names the alias that carried the request', () => {
+    const [f] = CHECKS['HIS-3'].run(
+      { exchange: hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-02')], 'GET') },
+      { spec },
+    );
+    assert.equal(f?.method, 'GET');
+    assert.deepEqual(f?.aliases, ['tanggal']);
+    assert.equal(f?.path, '$.data[0].date');
+  });
+
+  it('a check without the evidence it needs throws (a caller bug, not a finding)', () => {
+    assert.throws(() => CHECKS['INV-6'].run({ exchange: invite }, { spec }), /needs evidence 'invite'/);
+  });
+});

@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Endpoint, Exchange, Method, Params } from '../src/spec/types.ts';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));
+
+/** A hand-made exchange, for check tests that need no server. */
+export function ex(
+  endpoint: Endpoint,
+  params: Params,
+  body: unknown,
+  opts: { method?: Method; http?: number } = {},
+): Exchange {
+  const text = body === undefined ? '<html>oops</html>' : JSON.stringify(body);
+  return {
+    endpoint,
+    method: opts.method ?? 'POST',
+    params,
+    url: `http://127.0.0.1:1/api/${endpoint}`,
+    httpStatus: opts.http ?? 200,
+    contentType: 'application/json',
+    bodyText: text,
+    body,
+    durationMs: 1,
+  };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the h2h CLI as a user would, with a deadline; never leaves the child behind. */
+export function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`h2h ${args.join(' ')} did not finish in ${opts.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`),
+      );
+    }, opts.timeoutMs ?? 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  apiKey: string;
+  stdout(): string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running h2h command and waits until it prints `H2H_BASE_URL=` (or the given ready pattern). */
+export function startCli(
+  args: string[],
+  ready = /^H2H_BASE_URL=(\S+)$/m,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let done = false;
+    const stop = (): Promise<void> =>
+      new Promise((r) => {
+        if (child.exitCode !== null || child.signalCode !== null) return r();
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      });
+    const timer = setTimeout(() => {
+      if (done) return;
+      done = true;
+      void stop();
+      reject(new Error(`h2h ${args.join(' ')} was not ready in 20 s\n${out}\n${err}`));
+    }, 20_000);
+    const check = (): void => {
+      const m = ready.exec(out) ?? ready.exec(err);
+      if (!m || done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: m[1] ?? '',
+        apiKey: /^H2H_API_KEY=(\S+)$/m.exec(out)?.[1] ?? '',
+        stdout: () => out,
+        stderr: () => err,
+        stop,
+      });
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      check();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      check();
+    });
+    child.on('exit', (code) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      reject(new Error(`h2h ${args.join(' ')} exited ${code} before ready\n${out}\n${err}`));
+    });
+  });
+}

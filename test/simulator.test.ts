@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { callApi } from '../src/client/client.ts';
+import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
+import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { CLAUSE_IDS, METHODS } from '../src/spec/types.ts';
+import { spec, sweep } from './sim-harness.ts';
+
+describe('simulator over real HTTP: every clause holds', () => {
+  let sim: Simulator;
+  before(async () => {
+    sim = await startSimulator();
+  });
+  after(() => sim.close());
+
+  it('every scenario passes, writes included, with no drift, covering every clause on both methods', async () => {
+    const r = await sweep(sim);
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(r.drift, []);
+    assert.deepEqual(
+      r.skipped.map((s) => s.scenario.title),
+      [],
+    );
+    for (const clause of CLAUSE_IDS) {
+      for (const method of METHODS) {
+        assert.ok(
+          r.ran.some((s) => s.clauses.includes(clause) && s.methods.includes(method)),
+          `${clause} on ${method}`,
+        );
+      }
+    }
+  });
+
+  it('every alias of openapi.yaml is sent on both methods', async () => {
+    const r = await sweep(sim, { filter: (s) => s.aliases.length > 0 });
+    assert.deepEqual(r.findings, []);
+    for (const op of spec.operations.values()) {
+      for (const p of op.params) {
+        for (const alias of p.aliases) {
+          for (const method of METHODS) {
+            assert.ok(
+              r.ran.some((s) => s.endpoint === op.endpoint && s.aliases.includes(alias) && s.methods.includes(method)),
+              `${op.endpoint} ${alias} ${method}`,
+            );
+          }
+        }
+      }
+    }
+  });
+});
+
+describe('simulator faults: each breaks the clause it names', () => {
+  for (const fault of CONTRACT_FAULTS) {
+    it(`${fault.name} breaks ${fault.clause}`, async () => {
+      const sim = await startSimulator({ fault: { name: fault.name } });
+      try {
+        const r = await sweep(sim);
+        assert.ok(r.failedClauses.has(fault.clause), `${fault.name}: failed ${[...r.failedClauses].join(', ')}`);
+      } finally {
+        await sim.close();
+      }
+    });
+  }
+
+  it('the runtime switch turns a fault on and off', async () => {
+    const sim = await startSimulator();
+    try {
+      const bal = (s: { clauses: string[] }) => s.clauses.includes('BAL-1');
+      const set = (name: string) =>
+        fetch(`${sim.url}/__sim/fault?name=${name}`, { method: 'POST' }).then((r) => r.json());
+      assert.deepEqual(await set('saldo-as-string'), { active: { name: 'saldo-as-string' } });
+      assert.ok((await sweep(sim, { filter: bal })).failedClauses.has('BAL-1'));
+      await set('none');
+      assert.deepEqual((await sweep(sim, { filter: bal })).findings, []);
+      const bad = await fetch(`${sim.url}/__sim/fault?name=nope`, { method: 'POST' });
+      assert.equal(bad.status, 400);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('simulator shapes', () => {
+  it('serves under a path prefix, and answers the envelope outside it', async () => {
+    const sim = await startSimulator({ prefix: '/h2h/v1' });
+    try {
+      assert.match(sim.url, /\/h2h\/v1$/);
+      assert.deepEqual((await sweep(sim)).findings, []);
+      const outside = await fetch(sim.url.replace('/h2h/v1', '/api/saldo-user'));
+      assert.equal(outside.status, 404);
+      assert.equal(((await outside.json()) as { status: string }).status, 'NOT_FOUND');
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('the legal variant keeps the contract, and its extra fields and statuses are drift', async () => {
+    const sim = await startSimulator({ variant: 'legal' });
+    try {
+      const r = await sweep(sim);
+      assert.deepEqual(r.findings, []);
+      const paths = new Set(r.drift.map((d) => `${d.kind} ${d.path}`));
+      for (const p of [
+        'field $.server_time',
+        'field $.data[].channel',
+        'field $.detail.quota',
+        'field $.error_code',
+        'status $.status',
+      ]) {
+        assert.ok(paths.has(p), `drift ${p} in ${[...paths].join(', ')}`);
+      }
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('transport faults behave as named', () => {
+  let sim: Simulator;
+  before(async () => {
+    sim = await startSimulator();
+  });
+  after(() => sim.close());
+  const call = (timeoutMs = 2000, bodyCap?: number) =>
+    callApi({
+      baseUrl: sim.url,
+      endpoint: 'saldo-user',
+      method: 'GET',
+      params: { api_key: sim.apiKey },
+      timeoutMs,
+      ...(bodyCap ? { bodyCap } : {}),
+    });
+
+  it('latency delays the answer by the given milliseconds', async () => {
+    sim.setFault({ name: 'latency', ms: 300 });
+    const r = await call();
+    assert.equal(r.exchange?.httpStatus, 200);
+    assert.ok(r.totalMs >= 300, `took ${r.totalMs}`);
+    assert.ok(r.phases.firstByte >= 290, `first byte after ${r.phases.firstByte}`);
+  });
+
+  it('http-500-html answers 500 with an HTML body', async () => {
+    sim.setFault({ name: 'http-500-html' });
+    const r = await call();
+    assert.equal(r.exchange?.httpStatus, 500);
+    assert.match(r.exchange?.contentType ?? '', /text\/html/);
+    assert.equal(r.exchange?.body, undefined);
+  });
+
+  it('reset closes the connection without an answer', async () => {
+    sim.setFault({ name: 'reset' });
+    const r = await call();
+    assert.equal(r.error?.reason, 'reset');
+    assert.equal(r.exchange, undefined);
+  });
+
+  it('hang never answers: the caller times out at its deadline', async () => {
+    sim.setFault({ name: 'hang' });
+    const r = await call(400);
+    assert.equal(r.error?.reason, 'timeout');
+    assert.ok(r.totalMs >= 390 && r.totalMs < 1500, `gave up after ${r.totalMs}`);
+  });
+
+  it('invalid-json sends cut-off JSON as application/json', async () => {
+    sim.setFault({ name: 'invalid-json' });
+    const r = await call();
+    assert.equal(r.exchange?.httpStatus, 200);
+    assert.match(r.exchange?.contentType ?? '', /application\/json/);
+    assert.equal(r.exchange?.body, undefined);
+    assert.throws(() => JSON.parse(r.exchange?.bodyText ?? ''));
+  });
+
+  it('oversized-body sends 4 MiB, cut at the cap', async () => {
+    sim.setFault({ name: 'oversized-body' });
+    const r = await call(5000, 1024 * 1024);
+    assert.equal(r.error?.reason, 'body_too_large');
+    assert.equal(r.truncated, true);
+    assert.equal(r.exchange?.bodyText.length, 1024 * 1024);
+    const whole = await call(10_000, 8 * 1024 * 1024);
+    assert.ok((whole.exchange?.bodyText.length ?? 0) > 4 * 1024 * 1024);
+  });
+
+  it('slow-drip sends the body a byte at a time', async () => {
+    sim.setFault({ name: 'slow-drip', ms: 20 });
+    const late = await call(300);
+    assert.equal(late.error?.reason, 'timeout');
+    const r = await call(10_000);
+    assert.equal((r.exchange?.body as { ok: boolean } | undefined)?.ok, true);
+    assert.ok(r.phases.body > 500, `body phase ${r.phases.body} ms`);
+    sim.setFault(null);
+  });
+});
