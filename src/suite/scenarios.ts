@@ -51,21 +51,26 @@ export interface Scenario {
   run(ctx: RunContext): Promise<Verdict[]>;
 }
 
-/** Values of the bad msisdns INV-3 sends: a wrong prefix, a letter, a plus sign. */
-export const BAD_MSISDNS = ['12345678901', '08123abc4567', '+6281234567890'] as const;
+/** The bad msisdns INV-3 sends, by label (titles carry the label, never a number). */
+export const BAD_MSISDNS = {
+  'a wrong prefix': '12345678901',
+  'a letter': '08123abc4567',
+  'a plus sign': '+6281234567890',
+} as const;
 
 /** A new run id for transaction IDs: `H2H` + time + random, so two runs never collide. */
 export function newRunId(): string {
   return `H2H${Date.now().toString(36).toUpperCase()}${randomBytes(2).toString('hex').toUpperCase()}`;
 }
 
-function trxFactory(runId: string): () => string {
+/** Transaction IDs `<prefix>-0001`, `<prefix>-0002`, ...: one factory per process keeps them unique. */
+export function trxFactory(prefix: string): () => string {
   let n = 0;
-  return () => `${runId}-${String(++n).padStart(4, '0')}`;
+  return () => `${prefix}-${String(++n).padStart(4, '0')}`;
 }
 
-export function runContext(target: Target, data: TargetData, runId = newRunId()): RunContext {
-  return { target, data, newTrxId: trxFactory(runId) };
+export function runContext(target: Target, data: TargetData, newTrxId = trxFactory(newRunId())): RunContext {
+  return { target, data, newTrxId };
 }
 
 const needHistory = (data: TargetData): string | undefined =>
@@ -495,13 +500,13 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
       });
     }
     // INV-3: bad numbers, by every name of msisdn.
-    const cases: [string, string][] = [
-      ...BAD_MSISDNS.map((v): [string, string] => ['msisdn', v]),
-      ...msisdnNames.slice(1).map((n): [string, string] => [n, BAD_MSISDNS[0]]),
+    const cases: [string, string, string][] = [
+      ...Object.entries(BAD_MSISDNS).map(([label, v]): [string, string, string] => ['msisdn', label, v]),
+      ...msisdnNames.slice(1).map((n): [string, string, string] => [n, 'a wrong prefix', BAD_MSISDNS['a wrong prefix']]),
     ];
-    for (const [name, value] of cases) {
+    for (const [name, label, value] of cases) {
       add({
-        title: `INV-3 invite-member ${method}: ${name}=${JSON.stringify(value)} is refused`,
+        title: `INV-3 invite-member ${method}: ${name} with ${label} is refused`,
         clauses: ['INV-3'],
         area: 'invite',
         endpoint: 'invite-member',

@@ -1,0 +1,7 @@
+import { scenariosFor, test } from './fixtures.ts';
+
+for (const { scenario, annotation } of scenariosFor('history')) {
+  test(scenario.title, { annotation }, async ({ h2h }) => {
+    await h2h.run(scenario);
+  });
+}
