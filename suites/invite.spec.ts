@@ -1,7 +1,10 @@
-import { scenariosFor, test } from './fixtures.ts';
+import { groupsFor, test } from './fixtures.ts';
 
-for (const { scenario, annotation } of scenariosFor('invite')) {
-  test(scenario.title, { annotation }, async ({ h2h }) => {
-    await h2h.run(scenario);
+// In order, in one worker: invites spend money and move the balance, so no two of them may overlap.
+test.describe.configure({ mode: 'default' });
+
+for (const group of groupsFor('invite')) {
+  test(group.title, { annotation: group.annotation }, async ({ h2h }) => {
+    await h2h.run(group.scenarios);
   });
 }

@@ -1,7 +1,7 @@
-import { scenariosFor, test } from './fixtures.ts';
+import { groupsFor, test } from './fixtures.ts';
 
-for (const { scenario, annotation } of scenariosFor('lookup')) {
-  test(scenario.title, { annotation }, async ({ h2h }) => {
-    await h2h.run(scenario);
+for (const group of groupsFor('lookup')) {
+  test(group.title, { annotation: group.annotation }, async ({ h2h }) => {
+    await h2h.run(group.scenarios);
   });
 }

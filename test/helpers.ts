@@ -131,3 +131,49 @@ export function startCli(
     });
   });
 }
+
+/** Every file of a zip archive (as Playwright's HTML report embeds its data), by name, decompressed. */
+export async function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
+  const { inflateRawSync } = await import('node:zlib');
+  const out = new Map<string, Buffer>();
+  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error('not a zip archive');
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  for (let i = 0; i < count; i++) {
+    const method = buf.readUInt16LE(p + 10);
+    const size = buf.readUInt32LE(p + 20);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    const local = buf.readUInt32LE(p + 42);
+    const name = buf.subarray(p + 46, p + 46 + nameLen).toString();
+    const dataStart = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+    const data = buf.subarray(dataStart, dataStart + size);
+    out.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+/** Every file under a folder, with Playwright's embedded HTML-report archive opened, as name -> bytes. */
+export async function everyByteWritten(dir: string): Promise<Map<string, Buffer>> {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const files = new Map<string, Buffer>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.set(p, readFileSync(p));
+    }
+  };
+  walk(dir);
+  for (const [p, content] of [...files]) {
+    if (!p.endsWith('.html')) continue;
+    const m = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(content.toString());
+    if (!m?.[1]) continue;
+    for (const [name, data] of await unzip(Buffer.from(m[1], 'base64'))) files.set(`${p}!${name}`, data);
+  }
+  return files;
+}

@@ -69,6 +69,7 @@ export const TRANSPORT_FAULTS = [
   { name: 'invalid-json', description: 'the body is cut-off JSON with content-type application/json' },
   { name: 'oversized-body', description: 'a 4 MiB JSON body' },
   { name: 'slow-drip', description: 'the body is sent one byte every `ms` (default 200) milliseconds' },
+  { name: 'reset-first', description: 'the first copy of each distinct request is reset; its repeat is answered' },
 ] as const satisfies readonly Fault[];
 
 export type ContractFaultName = (typeof CONTRACT_FAULTS)[number]['name'];

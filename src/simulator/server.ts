@@ -72,6 +72,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const log: LogEntry[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  const seenRequests = new Set<string>();
   let seq = 0;
 
   const later = (ms: number, fn: () => void): void => {
@@ -156,7 +157,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const parsed = await readParams(req, url, method);
     if ('refusal' in parsed) return reply(parsed.refusal);
     entry.params = redactValue(parsed.params);
-    if (await transportFault(req, res)) return;
+    if (await transportFault(req, res, `${method} ${url.pathname} ${JSON.stringify(parsed.params)}`)) return;
     if (opts.latencyMs) await new Promise<void>((r) => later(opts.latencyMs ?? 0, r));
     if (res.destroyed) return;
     const handled = state.handle(endpoint, method, parsed.params);
@@ -165,9 +166,18 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   }
 
   /** Applies the active transport fault; true when it has taken over the answer. */
-  async function transportFault(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+  async function transportFault(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    requestKey: string,
+  ): Promise<boolean> {
     const f = state.fault;
     switch (f?.name) {
+      case 'reset-first':
+        if (seenRequests.has(requestKey)) return false;
+        seenRequests.add(requestKey);
+        req.socket.resetAndDestroy();
+        return true;
       case 'latency':
         await new Promise<void>((r) => later(f.ms ?? 1500, r));
         return false;

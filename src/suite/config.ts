@@ -61,7 +61,10 @@ const FILE_SCHEMA = {
         type: 'object',
         additionalProperties: false,
         required: ['clause', 'reason'],
-        properties: { clause: { type: 'string', pattern: '^[A-Z]+-[0-9]+$' }, reason: { type: 'string', minLength: 3 } },
+        properties: {
+          clause: { type: 'string', pattern: '^[A-Z]+-[0-9]+$' },
+          reason: { type: 'string', minLength: 3 },
+        },
       },
     },
   },
@@ -126,8 +129,11 @@ function truthy(v: string | undefined): boolean | undefined {
  */
 export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessEnv = process.env): ContractConfig {
   const path = flags.config ?? env.H2H_CONFIG;
-  const file: FileConfig = path ? checkConfig<FileConfig>(FILE_SCHEMA, readYamlFile(path, 'config file') ?? {}, `config file ${path}`) : {};
-  if (path && file && 'api_key' in (file as object)) throw new UsageError(`config file ${path}: never put the key in a config file; use api_key_file or api_key_env`);
+  const file: FileConfig = path
+    ? checkConfig<FileConfig>(FILE_SCHEMA, readYamlFile(path, 'config file') ?? {}, `config file ${path}`)
+    : {};
+  if (path && file && 'api_key' in (file as object))
+    throw new UsageError(`config file ${path}: never put the key in a config file; use api_key_file or api_key_env`);
 
   const baseUrl = flags.baseUrl ?? (env.H2H_BASE_URL || undefined) ?? file.base_url;
   if (baseUrl !== undefined) {
@@ -137,8 +143,10 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     } catch {
       throw new UsageError(`base URL '${baseUrl}' is not a URL`);
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`base URL must be http or https, got '${u.protocol}'`);
-    if (u.search || u.hash) throw new UsageError('base URL must not carry a query string or fragment (the key would leak into it)');
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      throw new UsageError(`base URL must be http or https, got '${u.protocol}'`);
+    if (u.search || u.hash)
+      throw new UsageError('base URL must not carry a query string or fragment (the key would leak into it)');
   }
 
   let apiKey = flags.apiKey;
@@ -151,24 +159,39 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
   }
   if (apiKey === '') throw new UsageError('the API key is empty');
   if (baseUrl !== undefined && apiKey === undefined) {
-    throw new UsageError('a target needs its API key: --api-key, --api-key-file, H2H_API_KEY, or api_key_file/api_key_env in the config file');
+    throw new UsageError(
+      'a target needs its API key: --api-key, --api-key-file, H2H_API_KEY, or api_key_file/api_key_env in the config file',
+    );
   }
 
   const kind = flags.kind ?? (env.H2H_KIND || undefined) ?? file.kind;
-  if (kind !== undefined && kind !== 'akrab' && kind !== 'circle') throw new UsageError(`--kind must be akrab or circle, got '${kind}'`);
-  const msisdns = flags.msisdn?.length ? flags.msisdn : env.H2H_TEST_MSISDNS ? env.H2H_TEST_MSISDNS.split(',').map((s) => s.trim()).filter(Boolean) : (file.msisdns ?? []);
-  for (const m of msisdns) if (!MSISDN.test(m)) throw new UsageError(`test number '${m}' is not an msisdn (digits, beginning with 08 or 62)`);
+  if (kind !== undefined && kind !== 'akrab' && kind !== 'circle')
+    throw new UsageError(`--kind must be akrab or circle, got '${kind}'`);
+  const msisdns = flags.msisdn?.length
+    ? flags.msisdn
+    : env.H2H_TEST_MSISDNS
+      ? env.H2H_TEST_MSISDNS.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : (file.msisdns ?? []);
+  for (const m of msisdns)
+    if (!MSISDN.test(m)) throw new UsageError(`test number '${m}' is not an msisdn (digits, beginning with 08 or 62)`);
   const maxRaw = flags.maxInvites ?? (env.H2H_MAX_INVITES || undefined);
   let maxInvites = file.max_invites ?? DEFAULT_MAX_INVITES;
   if (maxRaw !== undefined) {
-    if (!/^\d+$/.test(maxRaw) || Number(maxRaw) > 1000) throw new UsageError(`--max-invites must be an integer from 0 to 1000, got '${maxRaw}'`);
+    if (!/^\d+$/.test(maxRaw) || Number(maxRaw) > 1000)
+      throw new UsageError(`--max-invites must be an integer from 0 to 1000, got '${maxRaw}'`);
     maxInvites = Number(maxRaw);
   }
   const allowWrites = flags.allowWrites ?? truthy(env.H2H_ALLOW_WRITES) ?? file.allow_writes ?? false;
   const product = flags.product ?? (env.H2H_PRODUCT_CODE || undefined) ?? file.product;
   if (baseUrl !== undefined && allowWrites) {
-    if (!product) throw new UsageError('--allow-writes needs --product (H2H_PRODUCT_CODE): the product code to invite with');
-    if (msisdns.length === 0) throw new UsageError('--allow-writes needs at least one --msisdn (H2H_TEST_MSISDNS): the only numbers that may be invited');
+    if (!product)
+      throw new UsageError('--allow-writes needs --product (H2H_PRODUCT_CODE): the product code to invite with');
+    if (msisdns.length === 0)
+      throw new UsageError(
+        '--allow-writes needs at least one --msisdn (H2H_TEST_MSISDNS): the only numbers that may be invited',
+      );
   }
   const deviations = (file.deviations ?? []).map((d) => {
     if (!isClauseId(d.clause)) throw new UsageError(`config file: deviation names unknown clause '${d.clause}'`);
@@ -177,11 +200,14 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
   const timeoutRaw = flags.timeout ?? (env.H2H_TIMEOUT || undefined) ?? file.timeout;
   const fault = flags.simulatorFault ?? (env.H2H_SIMULATOR_FAULT || undefined);
   if (fault !== undefined && !isFaultName(fault)) throw new UsageError(`--simulator-fault: unknown fault '${fault}'`);
-  if (fault !== undefined && baseUrl !== undefined) throw new UsageError('--simulator-fault applies to the embedded simulator only; it cannot be used with a base URL');
+  if (fault !== undefined && baseUrl !== undefined)
+    throw new UsageError('--simulator-fault applies to the embedded simulator only; it cannot be used with a base URL');
   const variant = flags.simulatorVariant ?? (env.H2H_SIMULATOR_VARIANT || undefined);
-  if (variant !== undefined && variant !== 'reference' && variant !== 'legal') throw new UsageError(`--simulator-variant must be reference or legal, got '${variant}'`);
+  if (variant !== undefined && variant !== 'reference' && variant !== 'legal')
+    throw new UsageError(`--simulator-variant must be reference or legal, got '${variant}'`);
   const prefix = flags.simulatorPrefix ?? (env.H2H_SIMULATOR_PREFIX || undefined);
-  if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix)) throw new UsageError(`--simulator-prefix must start with /, got '${prefix}'`);
+  if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
+    throw new UsageError(`--simulator-prefix must start with /, got '${prefix}'`);
   const trx = flags.trxId ?? (env.H2H_KNOWN_TRX_ID || undefined) ?? file.trx_id;
 
   return {

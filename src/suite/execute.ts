@@ -19,6 +19,9 @@ export interface ShownExchange {
 /** What one test found, redacted: the reporter builds the summary from these. */
 export interface ResultRecord {
   title: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why a skipped scenario did not run. */
+  skipReason?: string;
   clauses: ClauseId[];
   endpoint: string;
   methods: string[];
@@ -47,7 +50,9 @@ export function showExchange(ex: Exchange): ShownExchange {
     params: redactValue(ex.params),
     httpStatus: ex.httpStatus,
     contentType: ex.contentType,
-    body: redact(ex.bodyText.length > 4096 ? `${ex.bodyText.slice(0, 4096)}… (${ex.bodyText.length} bytes)` : ex.bodyText),
+    body: redact(
+      ex.bodyText.length > 4096 ? `${ex.bodyText.slice(0, 4096)}… (${ex.bodyText.length} bytes)` : ex.bodyText,
+    ),
   };
 }
 
@@ -57,13 +62,12 @@ export function findingLine(f: Finding): string {
   return redact(`${f.clause} [${at}] ${f.path}: expected ${f.expected}, got ${f.actual}`);
 }
 
-/**
- * Runs a scenario and decides the test: findings of clauses marked as known deviations are warnings; drift
- * fails only a strict run; a transport error that survived its retry fails the test as such.
- */
-export async function executeScenario(spec: Spec, scenario: Scenario, ctx: RunContext, cfg: ContractConfig, flaky: string[]): Promise<Verdict> {
-  const record: ResultRecord = {
+/** The record of a scenario that did not run, and why. */
+export function skippedRecord(scenario: Scenario, reason: string): ResultRecord {
+  return {
     title: scenario.title,
+    status: 'skipped',
+    skipReason: reason,
     clauses: scenario.clauses,
     endpoint: scenario.endpoint,
     methods: scenario.methods,
@@ -71,7 +75,32 @@ export async function executeScenario(spec: Spec, scenario: Scenario, ctx: RunCo
     findings: [],
     warned: [],
     drift: [],
-    flaky,
+    flaky: [],
+    exchanges: [],
+  };
+}
+
+/**
+ * Runs a scenario and decides the test: findings of clauses marked as known deviations are warnings; drift
+ * fails only a strict run; a transport error that survived its retry fails the test as such.
+ */
+export async function executeScenario(
+  spec: Spec,
+  scenario: Scenario,
+  ctx: RunContext,
+  cfg: ContractConfig,
+): Promise<Verdict> {
+  const record: ResultRecord = {
+    title: scenario.title,
+    status: 'passed',
+    clauses: scenario.clauses,
+    endpoint: scenario.endpoint,
+    methods: scenario.methods,
+    aliases: scenario.aliases,
+    findings: [],
+    warned: [],
+    drift: [],
+    flaky: [],
     exchanges: [],
   };
   const failures: string[] = [];
@@ -85,12 +114,18 @@ export async function executeScenario(spec: Spec, scenario: Scenario, ctx: RunCo
     record.drift = outcome.drift;
     record.exchanges = outcome.exchanges.map(showExchange);
     failures.push(...record.findings.map(findingLine));
-    if (cfg.strict) failures.push(...outcome.drift.map((d) => `drift (strict) ${d.endpoint} ${d.kind} ${d.path}${d.value ? ` = ${d.value}` : ''}`));
+    if (cfg.strict)
+      failures.push(
+        ...outcome.drift.map(
+          (d) => `drift (strict) ${d.endpoint} ${d.kind} ${d.path}${d.value ? ` = ${d.value}` : ''}`,
+        ),
+      );
   } catch (err) {
     if (!(err instanceof TransportError)) throw new Error(redact((err as Error).message));
     record.transport = `${err.reason}: ${err.message}`;
     failures.push(`transport ${record.transport}`);
   }
+  if (failures.length) record.status = 'failed';
   const message = redact(
     `${scenario.title}\n${failures.map((l) => `  ${l}`).join('\n')}${record.exchanges.length && failures.length ? `\n  (requests and responses attached as 'exchanges', redacted)` : ''}`,
   );

@@ -2,7 +2,7 @@ import { callApi } from '../client/client.js';
 import { maskPhone, registerSecret } from '../redact.js';
 import { startSimulator } from '../simulator/server.js';
 import { loadSpec } from '../spec/load.js';
-import { configFromEnv, configEnv } from './config.js';
+import { configEnv, configFromEnv } from './config.js';
 import { httpTarget } from './run.js';
 import { buildScenarios, newRunId, planWrites } from './scenarios.js';
 import { discover, type TargetData } from './target.js';
@@ -23,14 +23,31 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     });
     close = () => sim.close();
     const s = sim.fixture.suite;
-    cfg = { ...cfg, baseUrl: sim.url, apiKey: sim.apiKey, allowWrites: true, product: s.product, kind: s.kind, msisdns: s.msisdns, maxInvites: s.max_invites };
-    console.log(`h2h contract: embedded simulator at ${sim.url}${cfg.simulator.fault ? ` with fault ${cfg.simulator.fault}` : ''}`);
+    cfg = {
+      ...cfg,
+      baseUrl: sim.url,
+      apiKey: sim.apiKey,
+      allowWrites: true,
+      product: s.product,
+      kind: s.kind,
+      msisdns: s.msisdns,
+      maxInvites: s.max_invites,
+    };
+    console.log(
+      `h2h contract: embedded simulator at ${sim.url}${cfg.simulator.fault ? ` with fault ${cfg.simulator.fault}` : ''}`,
+    );
   }
   registerSecret(cfg.apiKey);
   Object.assign(process.env, configEnv(cfg), { H2H_BASE_URL: cfg.baseUrl, H2H_RUN_ID: newRunId() });
 
   const target = httpTarget({ ...cfg, baseUrl: cfg.baseUrl ?? '', apiKey: cfg.apiKey ?? '', timeoutMs: cfg.timeoutMs });
-  const probe = await callApi({ baseUrl: cfg.baseUrl ?? '', endpoint: 'saldo-user', method: 'POST', params: { api_key: cfg.apiKey }, timeoutMs: cfg.timeoutMs });
+  const probe = await callApi({
+    baseUrl: cfg.baseUrl ?? '',
+    endpoint: 'saldo-user',
+    method: 'POST',
+    params: { api_key: cfg.apiKey },
+    timeoutMs: cfg.timeoutMs,
+  });
   if (probe.error && (probe.error.reason === 'connect' || probe.error.reason === 'timeout')) {
     throw new Error(`target unreachable: ${probe.error.message}`);
   }
@@ -47,8 +64,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         `${plan.over.size ? `; ${plan.over.size} writing test(s) over the cap will be skipped` : ''}`,
     );
   } else {
-    console.log('h2h contract: read-only run: no invite request that could succeed will be sent (--allow-writes to change)');
+    console.log(
+      'h2h contract: read-only run: no invite request that could succeed will be sent (--allow-writes to change)',
+    );
   }
-  if (!data.record) console.log('h2h contract: the account has no history: tests that take their data from it are skipped');
+  if (!data.record)
+    console.log('h2h contract: the account has no history: tests that take their data from it are skipped');
   return close;
 }

@@ -18,16 +18,23 @@ function transportReason(message: string): string {
  * flaky; an answer, whatever it says, is never retried. Errors are redacted: Playwright's own message holds the
  * URL, and on GET the URL holds the key.
  */
-export function playwrightTarget(request: APIRequestContext, cfg: ContractConfig, onFlaky: (note: string) => void): Target {
+export function playwrightTarget(
+  request: APIRequestContext,
+  cfg: ContractConfig,
+  onFlaky: (note: string) => void,
+): Target {
   const baseUrl = cfg.baseUrl ?? '';
   const once = async (endpoint: Endpoint, method: Method, params: Params): Promise<Exchange> => {
     const url = endpointUrl(baseUrl, endpoint, method, params);
-    // Relative to use.baseURL (with its trailing slash), so a path prefix of the base URL is kept.
-    const relative = url.slice(url.indexOf('/api/') + 1);
+    // Relative to use.baseURL (with its trailing slash), so a path prefix of the base URL is kept. The query
+    // goes in `params`, not in the URL: Playwright shows the URL it was given as the step's subtitle in its
+    // HTML report, and on GET the query holds the key and the member's number.
+    const relative = `api/${endpoint}`;
+    const query = new URL(url).searchParams;
     const started = performance.now();
     const res = await request.fetch(relative, {
       method,
-      ...(method === 'POST' ? { data: params } : {}),
+      ...(method === 'GET' ? { params: query } : { data: params }),
       maxRedirects: 0,
       timeout: cfg.timeoutMs,
       failOnStatusCode: false,

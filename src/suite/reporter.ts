@@ -55,52 +55,97 @@ export default class ContractSummaryReporter implements Reporter {
   constructor(options: { outputDir?: string } = {}) {
     this.outputDir = options.outputDir ?? 'reports';
     for (const id of CLAUSE_IDS) {
-      this.clauses.set(id, { id, status: 'skipped', tests: 0, passed: 0, failed: 0, skipped: 0, failures: [], warnings: [], skipReasons: [] });
+      this.clauses.set(id, {
+        id,
+        status: 'skipped',
+        tests: 0,
+        passed: 0,
+        failed: 0,
+        skipped: 0,
+        failures: [],
+        warnings: [],
+        skipReasons: [],
+      });
     }
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const clauses = test.annotations.filter((a) => a.type === 'clause').map((a) => a.description as ClauseId);
-    const attachment = result.attachments.find((a) => a.name === 'h2h-result');
-    const record = attachment?.body ? (JSON.parse(attachment.body.toString()) as ResultRecord) : undefined;
+    const records = result.attachments
+      .filter((a) => a.name === 'h2h-result' && a.body)
+      .map((a) => JSON.parse(a.body?.toString() ?? '{}') as ResultRecord);
+    if (records.length === 0 && result.status !== 'passed' && result.status !== 'skipped') {
+      // The test broke before any scenario reported (a crash of the suite itself): its clauses count as failed.
+      const clauses = test.annotations.filter((a) => a.type === 'clause').map((a) => a.description as ClauseId);
+      const error = redact(result.error?.message?.split('\n')[0] ?? result.status);
+      records.push({
+        title: test.title,
+        status: 'failed',
+        clauses,
+        endpoint: '',
+        methods: [],
+        aliases: [],
+        findings: [],
+        warned: [],
+        drift: [],
+        flaky: [],
+        transport: error,
+        exchanges: [],
+      });
+    }
+    for (const record of records) this.add(record);
+  }
+
+  /** Counts one scenario's record into its clauses. */
+  private add(record: ResultRecord): void {
     this.totals.tests++;
-    const skipped = result.status === 'skipped';
-    if (skipped) this.totals.skipped++;
-    else if (result.status === 'passed') this.totals.passed++;
+    if (record.status === 'skipped') this.totals.skipped++;
+    else if (record.status === 'passed') this.totals.passed++;
     else this.totals.failed++;
-    for (const note of record?.flaky ?? []) {
-      this.flaky.push({ test: test.title, note });
+    for (const note of record.flaky) {
+      this.flaky.push({ test: record.title, note });
       this.totals.flaky++;
     }
-    for (const d of record?.drift ?? []) this.drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
-
-    for (const id of clauses) {
+    for (const d of record.drift) this.drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
+    for (const id of record.clauses) {
       const c = this.clauses.get(id);
       if (!c) continue;
       c.tests++;
-      if (skipped) {
+      if (record.status === 'skipped') {
         c.skipped++;
-        const reason = result.annotations.find((a) => a.type === 'skip')?.description ?? test.annotations.find((a) => a.type === 'skip')?.description;
-        if (reason && !c.skipReasons.includes(reason)) c.skipReasons.push(reason);
+        if (record.skipReason && !c.skipReasons.includes(record.skipReason)) c.skipReasons.push(record.skipReason);
         continue;
       }
-      const mine = record?.findings.filter((f) => f.clause === id) ?? [];
-      const noRecord = !record && result.status !== 'passed';
-      if (mine.length || record?.transport || noRecord) {
+      const mine = record.findings.filter((f) => f.clause === id);
+      if (mine.length || record.transport) {
         c.failed++;
         for (const f of mine) {
-          if (c.failures.length < MAX_LISTED) {
-            c.failures.push({ test: test.title, endpoint: f.endpoint, ...(f.method ? { method: f.method } : {}), ...(f.aliases ? { aliases: f.aliases } : {}), path: f.path, expected: f.expected, actual: f.actual });
-          }
+          if (c.failures.length >= MAX_LISTED) break;
+          c.failures.push({
+            test: record.title,
+            endpoint: f.endpoint,
+            ...(f.method ? { method: f.method } : {}),
+            ...(f.aliases ? { aliases: f.aliases } : {}),
+            path: f.path,
+            expected: f.expected,
+            actual: f.actual,
+          });
         }
-        if ((record?.transport || noRecord) && c.failures.length < MAX_LISTED) {
-          c.failures.push({ test: test.title, endpoint: record?.endpoint ?? '', error: redact(record?.transport ?? result.error?.message?.split('\n')[0] ?? result.status) });
-        }
+        if (record.transport && c.failures.length < MAX_LISTED)
+          c.failures.push({ test: record.title, endpoint: record.endpoint, error: record.transport });
       } else {
         c.passed++;
       }
-      for (const w of record?.warned.filter((f) => f.clause === id) ?? []) {
-        if (c.warnings.length < MAX_LISTED) c.warnings.push({ test: test.title, endpoint: w.endpoint, ...(w.method ? { method: w.method } : {}), path: w.path, expected: w.expected, actual: w.actual, reason: w.reason });
+      for (const w of record.warned.filter((f) => f.clause === id)) {
+        if (c.warnings.length >= MAX_LISTED) break;
+        c.warnings.push({
+          test: record.title,
+          endpoint: w.endpoint,
+          ...(w.method ? { method: w.method } : {}),
+          path: w.path,
+          expected: w.expected,
+          actual: w.actual,
+          reason: w.reason,
+        });
       }
     }
   }
@@ -117,7 +162,8 @@ export default class ContractSummaryReporter implements Reporter {
       c.status = c.failed > 0 ? 'failed' : c.warnings.length > 0 ? 'warn' : c.passed > 0 ? 'passed' : 'skipped';
     }
     const drift = [...this.drift.values()];
-    const anyFailed = [...this.clauses.values()].some((c) => c.status === 'failed') || (cfg?.strict === true && drift.length > 0);
+    const anyFailed =
+      [...this.clauses.values()].some((c) => c.status === 'failed') || (cfg?.strict === true && drift.length > 0);
     const summary: ContractSummary = {
       result: anyFailed || result.status !== 'passed' ? 'failed' : 'passed',
       target: redact(process.env.H2H_BASE_URL ?? cfg?.baseUrl ?? '(embedded simulator)'),
@@ -153,8 +199,16 @@ export function summaryMarkdown(s: ContractSummary): string {
   ];
   for (const c of s.clauses) {
     const where = [
-      ...c.failures.slice(0, 3).map((f) => (f.error ? `${f.endpoint}: ${f.error}` : `${f.endpoint} ${f.method ?? ''}${f.aliases?.length ? ` via ${f.aliases.join(',')}` : ''} \`${f.path}\`: expected ${f.expected}, got ${f.actual}`)),
-      ...c.warnings.slice(0, 2).map((w) => `known deviation (${w.reason}): ${w.endpoint} ${w.method ?? ''} \`${w.path}\``),
+      ...c.failures
+        .slice(0, 3)
+        .map((f) =>
+          f.error
+            ? `${f.endpoint}: ${f.error}`
+            : `${f.endpoint} ${f.method ?? ''}${f.aliases?.length ? ` via ${f.aliases.join(',')}` : ''} \`${f.path}\`: expected ${f.expected}, got ${f.actual}`,
+        ),
+      ...c.warnings
+        .slice(0, 2)
+        .map((w) => `known deviation (${w.reason}): ${w.endpoint} ${w.method ?? ''} \`${w.path}\``),
       ...(c.status === 'skipped' ? c.skipReasons.slice(0, 2) : []),
     ]
       .join('<br>')
@@ -163,7 +217,8 @@ export function summaryMarkdown(s: ContractSummary): string {
   }
   lines.push('', `## Drift (${s.drift.length})`, '');
   if (s.drift.length === 0) lines.push('No field or status value outside openapi.yaml.');
-  for (const d of s.drift) lines.push(`- ${d.endpoint}: ${d.kind} \`${d.path}\`${d.value !== undefined ? ` = \`${d.value}\`` : ''}`);
+  for (const d of s.drift)
+    lines.push(`- ${d.endpoint}: ${d.kind} \`${d.path}\`${d.value !== undefined ? ` = \`${d.value}\`` : ''}`);
   if (s.flaky.length) {
     lines.push('', `## Flaky (${s.flaky.length}): transport errors that passed on their one retry`, '');
     for (const f of s.flaky) lines.push(`- ${f.test}: ${f.note}`);

@@ -56,7 +56,14 @@ export async function discover(target: Target): Promise<TargetData> {
         (k) => typeof (r as Record<string, unknown>)[k] === 'string',
       ),
   );
-  const record = records[0];
+  // Prefer a record of a past date (not the newest date seen, which may still be growing) that shares its
+  // date with the most records, so that date filters and GET/POST comparisons have several stable records.
+  const newest = records.reduce((max, r) => (String(r.date) > max ? String(r.date) : max), '');
+  const count = (d: string): number => records.filter((r) => r.date === d).length;
+  const past = records
+    .filter((r) => String(r.date) < newest)
+    .sort((a, b) => count(String(b.date)) - count(String(a.date)));
+  const record = past[0] ?? records[0];
   return {
     ...(record ? { record } : {}),
     seen: records.length,

@@ -1,0 +1,65 @@
+// Wall time of the full contract gate (`h2h contract`, embedded simulator, writes included), median of N runs,
+// beside a reference in the same process: the same scenarios and checks over node:http without Playwright.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { startSimulator } from '../src/simulator/server.ts';
+import { loadSpec } from '../src/spec/load.ts';
+import { httpTarget, runScenario } from '../src/suite/run.ts';
+import { buildScenarios, planWrites, runContext } from '../src/suite/scenarios.ts';
+import { discover } from '../src/suite/target.ts';
+import { machineLine, median } from './machine.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const bin = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));
+const reports = mkdtempSync(join(tmpdir(), 'h2h-bench-'));
+
+async function reference(): Promise<number> {
+  const t0 = performance.now();
+  const spec = loadSpec();
+  const sim = await startSimulator();
+  const s = sim.fixture.suite;
+  const target = httpTarget({
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    allowWrites: true,
+    product: s.product,
+    kind: s.kind,
+    msisdns: s.msisdns,
+  });
+  const data = await discover(target);
+  const ctx = runContext(target, data);
+  const scenarios = buildScenarios(spec, { allowWrites: true });
+  const over = planWrites(scenarios, s.max_invites).over;
+  for (const sc of scenarios) if (!sc.skip?.(data) && !over.has(sc.title)) await runScenario(spec, sc, ctx);
+  await sim.close();
+  return performance.now() - t0;
+}
+
+const gate: number[] = [];
+const ref: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [bin, 'contract', '--reports-dir', join(reports, String(i))], {
+    env: { ...process.env, H2H_BASE_URL: '', H2H_API_KEY: '' },
+    encoding: 'utf8',
+  });
+  gate.push(performance.now() - t0);
+  if (r.status !== 0)
+    throw new Error(`gate run ${i} exited ${r.status}\n${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
+  ref.push(await reference());
+}
+const g = median(gate);
+const rf = median(ref);
+console.log(`machine: ${machineLine()}`);
+console.log(
+  `full gate (h2h contract, embedded simulator, 158 tests): median ${(g / 1000).toFixed(2)} s over ${RUNS} runs [${gate.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
+);
+console.log(
+  `reference (same scenarios and checks, node:http, no Playwright, in process): median ${(rf / 1000).toFixed(2)} s [${ref.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
+);
+console.log(`ratio gate/reference: ${(g / rf).toFixed(1)}x (Playwright startup, workers, reporters)`);
+console.log(`target: under 6 s -> ${g < 6000 ? 'met' : 'NOT met'}`);

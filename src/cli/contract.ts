@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { callApi } from '../client/client.js';
+import { UsageError } from '../config.js';
+import { redact, registerSecret } from '../redact.js';
+import { type ContractConfig, configEnv, resolveContractConfig } from '../suite/config.js';
+import type { ContractSummary } from '../suite/reporter.js';
+import { type Command, EXIT, type Io, strFlag } from './command.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PLAYWRIGHT_CLI = join(createRequire(import.meta.url).resolve('@playwright/test/package.json'), '..', 'cli.js');
+
+/** Calls saldo-user once: an unreachable target is a usage error (exit 2), not forty failures. */
+async function preflight(cfg: ContractConfig): Promise<void> {
+  if (!cfg.baseUrl) return;
+  const r = await callApi({
+    baseUrl: cfg.baseUrl,
+    endpoint: 'saldo-user',
+    method: 'POST',
+    params: { api_key: cfg.apiKey },
+    timeoutMs: cfg.timeoutMs,
+  });
+  if (r.error && (r.error.reason === 'connect' || r.error.reason === 'timeout')) {
+    throw new UsageError(`target unreachable: ${redact(cfg.baseUrl)}: ${r.error.message}`);
+  }
+}
+
+/** Copies a child's output line by line through redact(). */
+function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => void): void {
+  let rest = '';
+  stream.on('data', (d: Buffer) => {
+    const lines = (rest + d.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) write(line);
+  });
+  stream.on('end', () => {
+    if (rest) write(rest);
+  });
+}
+
+export const contract: Command = {
+  name: 'contract',
+  summary: 'run the contract suite against a target (default: the embedded simulator)',
+  usage:
+    'h2h contract [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--reports-dir DIR] [--grep RE]',
+  help: `Runs every clause on GET and POST and every alias (Playwright, suites/), and writes reports/: html/, junit.xml,
+contract-summary.json and contract-summary.md. Flags win over the environment, which wins over --config.
+
+  --config FILE          YAML: base_url, api_key_file | api_key_env, allow_writes, product, kind, msisdns,
+                         max_invites, trx_id, strict, timeout, deviations: [{clause, reason}]   (H2H_CONFIG)
+  --base-url URL         the target; absent: the embedded simulator on a free loopback port, writes allowed
+                                                                                              (H2H_BASE_URL)
+  --api-key KEY          the key (H2H_API_KEY); --api-key-file FILE reads it from a file
+  --allow-writes         run the invite tests that can succeed (H2H_ALLOW_WRITES=1); default off for a target
+  --product CODE         product code for invites (H2H_PRODUCT_CODE)
+  --kind K               akrab or circle, the kind of that product (H2H_KIND)
+  --msisdn N             a number that may be invited; repeat for more (H2H_TEST_MSISDNS, comma-separated)
+  --max-invites N        cap on invite requests that could succeed, per run (H2H_MAX_INVITES; default 10)
+  --trx-id ID            a known transaction for lookups (H2H_KNOWN_TRX_ID; default: the newest in history)
+  --strict               drift (fields and statuses openapi.yaml does not name) fails the run (H2H_STRICT=1)
+  --timeout D            per-request timeout, e.g. 10s or 500ms (H2H_TIMEOUT; default 10s)
+  --reports-dir DIR      where reports go (H2H_REPORTS_DIR; default reports)
+  --grep RE              run only the tests whose title matches, e.g. 'HIS-3'
+  --simulator-fault F    embedded simulator only: start it with a fault (mutation self-test)
+  --simulator-prefix /P  embedded simulator only: serve under a path prefix
+  --simulator-variant V  embedded simulator only: reference or legal
+
+Exit: 0 the contract holds, 1 a clause failed (or drift under --strict), 2 usage, configuration or an
+unreachable target.`,
+  options: {
+    config: { type: 'string' },
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'api-key-file': { type: 'string' },
+    'allow-writes': { type: 'boolean' },
+    product: { type: 'string' },
+    kind: { type: 'string' },
+    msisdn: { type: 'string', multiple: true },
+    'max-invites': { type: 'string' },
+    'trx-id': { type: 'string' },
+    strict: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'reports-dir': { type: 'string' },
+    grep: { type: 'string' },
+    'simulator-fault': { type: 'string' },
+    'simulator-prefix': { type: 'string' },
+    'simulator-variant': { type: 'string' },
+  },
+  async run(values, _pos, io) {
+    const flag = (name: string): string | undefined => strFlag(values, name);
+    const cfg = resolveContractConfig({
+      config: flag('config'),
+      baseUrl: flag('base-url'),
+      apiKey: flag('api-key'),
+      apiKeyFile: flag('api-key-file'),
+      allowWrites: values['allow-writes'] === true ? true : undefined,
+      product: flag('product'),
+      kind: flag('kind'),
+      msisdn: values.msisdn as string[] | undefined,
+      maxInvites: flag('max-invites'),
+      trxId: flag('trx-id'),
+      strict: values.strict === true ? true : undefined,
+      timeout: flag('timeout'),
+      reportsDir: flag('reports-dir'),
+      simulatorFault: flag('simulator-fault'),
+      simulatorPrefix: flag('simulator-prefix'),
+      simulatorVariant: flag('simulator-variant'),
+    });
+    registerSecret(cfg.apiKey);
+    await preflight(cfg);
+    return runPlaywright(cfg, flag('grep'), io);
+  },
+};
+
+async function runPlaywright(cfg: ContractConfig, grep: string | undefined, io: Io): Promise<number> {
+  const summaryPath = join(cfg.reportsDir, 'contract-summary.json');
+  for (const f of ['contract-summary.json', 'contract-summary.md', 'junit.xml'])
+    rmSync(join(cfg.reportsDir, f), { force: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), FORCE_COLOR: '0' };
+  if (cfg.baseUrl) env.H2H_BASE_URL = cfg.baseUrl;
+  else delete env.H2H_BASE_URL;
+  const args = [PLAYWRIGHT_CLI, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...(grep ? ['--grep', grep] : [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  pipeRedacted(child.stdout, io.out);
+  pipeRedacted(child.stderr, io.err);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (!existsSync(summaryPath)) {
+    io.err(`h2h contract: the suite did not run to the end (playwright exit ${code}); see the output above`);
+    return EXIT.USAGE;
+  }
+  const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as ContractSummary;
+  io.out(readFileSync(join(cfg.reportsDir, 'contract-summary.md'), 'utf8'));
+  io.out(
+    `reports: ${join(cfg.reportsDir, 'html', 'index.html')}, ${join(cfg.reportsDir, 'junit.xml')}, ${summaryPath}`,
+  );
+  return summary.result === 'passed' && code === 0 ? EXIT.OK : EXIT.VIOLATED;
+}

@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
+import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
+import { CLAUSE_IDS } from '../src/spec/types.ts';
+import type { ContractSummary } from '../src/suite/reporter.ts';
+import { everyByteWritten, runCli } from './helpers.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
+let runs = 0;
+
+/** Runs `h2h contract` with its own reports folder; returns the exit code, the console and the summary. */
+async function gate(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const reports = join(tmp, `run-${++runs}`);
+  const r = await runCli(['contract', '--reports-dir', reports, ...args], {
+    env: { H2H_BASE_URL: '', H2H_API_KEY: '', ...env },
+    timeoutMs: 180_000,
+  });
+  let summary: ContractSummary | undefined;
+  try {
+    summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
+  } catch {
+    summary = undefined;
+  }
+  return { ...r, reports, summary, console: r.stdout + r.stderr };
+}
+
+const failedClauses = (s: ContractSummary | undefined): string[] =>
+  (s?.clauses ?? []).filter((c) => c.status === 'failed').map((c) => c.id);
+
+describe('h2h contract against the embedded simulator', () => {
+  it('passes with no flags, writes included, and the summary lists every clause as passed', async () => {
+    const r = await gate([]);
+    assert.equal(r.code, 0, r.console.slice(-3000));
+    assert.deepEqual(
+      r.summary?.clauses.map((c) => [c.id, c.status]),
+      CLAUSE_IDS.map((id) => [id, 'passed']),
+    );
+    assert.equal(r.summary?.allowWrites, true);
+    assert.equal(r.summary?.totals.skipped, 0);
+    assert.match(r.console, /planned spend: up to \d+ invite request\(s\)/);
+    assert.match(readFileSync(join(r.reports, 'contract-summary.md'), 'utf8'), /^# H2H contract: holds/);
+    const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
+    assert.match(junit, /<testsuites [^>]*tests="\d+"[^>]*failures="0"/);
+  });
+
+  it('the legal variant passes, its extra fields reported as drift; --strict fails on them', async () => {
+    const r = await gate(['--simulator-variant', 'legal']);
+    assert.equal(r.code, 0, r.console.slice(-2000));
+    const drift = r.summary?.drift.map((d) => `${d.kind} ${d.path}`) ?? [];
+    for (const p of ['field $.server_time', 'field $.data[].channel', 'status $.status'])
+      assert.ok(drift.includes(p), `${p} in ${drift.join(', ')}`);
+    const strict = await gate(['--simulator-variant', 'legal', '--strict', '--grep', 'BAL-1']);
+    assert.equal(strict.code, 1);
+    assert.equal(strict.summary?.result, 'failed');
+  });
+});
+
+describe('mutation self-test: every fault of the catalog fails the gate on the clause it breaks', () => {
+  for (const fault of CONTRACT_FAULTS) {
+    it(`${fault.name} -> exit 1 naming ${fault.clause}`, async () => {
+      const r = await gate(['--simulator-fault', fault.name]);
+      assert.equal(r.code, 1, r.console.slice(-2000));
+      assert.ok(
+        failedClauses(r.summary).includes(fault.clause),
+        `${fault.clause} in ${failedClauses(r.summary).join(', ')}`,
+      );
+      const c = r.summary?.clauses.find((x) => x.id === fault.clause);
+      assert.ok(c?.failures[0]?.endpoint, 'the summary names the failing endpoint');
+    });
+  }
+
+  for (const fault of CONTRACT_FAULTS) {
+    it(`${fault.name} behind a path prefix -> exit 1 naming ${fault.clause}`, async () => {
+      const sim = await startSimulator({ prefix: '/h2h/v1', fault: { name: fault.name } });
+      try {
+        const s = sim.fixture.suite;
+        const r = await gate([
+          '--base-url',
+          sim.url,
+          '--api-key',
+          sim.apiKey,
+          '--allow-writes',
+          '--product',
+          s.product,
+          '--kind',
+          s.kind,
+          ...s.msisdns.flatMap((m) => ['--msisdn', m]),
+          '--max-invites',
+          String(s.max_invites),
+        ]);
+        assert.equal(r.code, 1, r.console.slice(-2000));
+        assert.ok(
+          failedClauses(r.summary).includes(fault.clause),
+          `${fault.clause} in ${failedClauses(r.summary).join(', ')}`,
+        );
+        assert.ok(
+          sim.log.every((e) => e.path.startsWith('/h2h/v1/api/')),
+          'every request kept the prefix',
+        );
+      } finally {
+        await sim.close();
+      }
+    });
+  }
+});
+
+describe('secrets and money', () => {
+  it('a distinctive key appears nowhere: not in reports (HTML report archive opened), not on the console', async () => {
+    const key = 'LEAKCANARY-7f3a9c2e-KEY';
+    const runsWithFailures = [
+      await gate(['--api-key', key]),
+      await gate(['--api-key', key, '--simulator-fault', 'envelope-no-status']),
+      await gate(['--api-key', key, '--simulator-fault', 'auth-any-key']),
+    ];
+    assert.equal(runsWithFailures[1]?.code, 1);
+    const needles = [key, encodeURIComponent(key), key.toLowerCase(), Buffer.from(key).toString('base64').slice(0, 16)];
+    // The fixture's test numbers, in both forms: masked wherever they appear.
+    const phones = ['081299900001', '6281299900001', '6281299900002', '081299900003', '6281299900003'];
+    let files = 0;
+    for (const r of runsWithFailures) {
+      for (const needle of [...needles, ...phones]) assert.ok(!r.console.includes(needle), `console holds ${needle}`);
+      for (const [path, bytes] of await everyByteWritten(r.reports)) {
+        files++;
+        const text = bytes.toString('latin1');
+        for (const needle of [...needles, ...phones]) assert.ok(!text.includes(needle), `${path} holds ${needle}`);
+      }
+    }
+    assert.ok(files > 100, `searched ${files} files`);
+    const written = await everyByteWritten(runsWithFailures[1]?.reports ?? '');
+    const withExchanges = [...written.values()].filter((b) => b.toString().includes('"name":"exchanges: '));
+    assert.ok(withExchanges.length > 0, 'failures carried request/response attachments into the HTML report');
+  });
+
+  it('without --allow-writes, no invite request that could succeed reaches a target (the simulator log proves it)', async () => {
+    const sim = await startSimulator();
+    try {
+      const before = sim.state.saldo(sim.fixture.suite.account);
+      const r = await gate(['--base-url', sim.url, '--api-key', sim.apiKey]);
+      assert.equal(r.code, 0, r.console.slice(-2000));
+      assert.match(r.console, /read-only run/);
+      const invites = sim.log.filter((e: LogEntry) => e.endpoint === 'invite-member');
+      assert.ok(invites.length >= 20, `invite-member was still tested (${invites.length} requests)`);
+      assert.deepEqual(
+        invites.filter((e) => e.couldSucceed || e.ok),
+        [],
+      );
+      assert.equal(sim.state.saldo(sim.fixture.suite.account), before);
+      const skipped = r.summary?.clauses.filter((c) => c.status === 'skipped').map((c) => c.id);
+      assert.deepEqual(skipped, ['BAL-2', 'INV-1', 'INV-2', 'INV-5', 'INV-6']);
+      assert.match(r.summary?.clauses.find((c) => c.id === 'INV-5')?.skipReasons[0] ?? '', /--allow-writes/);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('an account with no history skips the data-driven tests with a visible reason', async () => {
+    const sim = await startSimulator();
+    try {
+      const empty = sim.fixture.accounts.find((a) => a.id === 'empty');
+      const r = await gate(['--base-url', sim.url, '--api-key', empty?.api_key ?? '']);
+      assert.equal(r.code, 0, r.console.slice(-2000));
+      assert.match(r.console, /the account has no history/);
+      const his3 = r.summary?.clauses.find((c) => c.id === 'HIS-3');
+      assert.equal(his3?.status, 'skipped');
+      assert.match(his3?.skipReasons[0] ?? '', /the account has no history/);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe('configuration and failures of the run itself', () => {
+  it('an unreachable target exits 2, reported as such', async () => {
+    const r = await gate(['--base-url', 'http://127.0.0.1:9', '--api-key', 'x-key-123']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /target unreachable: http:\/\/127\.0\.0\.1:9/);
+    assert.equal(r.summary, undefined);
+  });
+
+  it('refuses bad flags and config files with exit 2 and an exact message', async () => {
+    const cfg = (name: string, text: string): string => {
+      const p = join(tmp, name);
+      writeFileSync(p, text);
+      return p;
+    };
+    const cases: [string[], RegExp][] = [
+      [['--kind', 'family'], /--kind must be akrab or circle, got 'family'/],
+      [['--base-url', 'ftp://x'], /base URL must be http or https/],
+      [['--base-url', 'http://127.0.0.1:1/?key=1', '--api-key', 'k-123'], /must not carry a query string/],
+      [['--base-url', 'http://127.0.0.1:1'], /a target needs its API key/],
+      [['--base-url', 'http://127.0.0.1:1', '--api-key', 'k-123', '--allow-writes'], /--allow-writes needs --product/],
+      [['--max-invites', 'lots'], /--max-invites must be an integer from 0 to 1000, got 'lots'/],
+      [['--msisdn', '0812-3456'], /test number '0812-3456' is not an msisdn/],
+      [['--timeout', 'soon'], /--timeout must be a duration like 500ms or 2s, got 'soon'/],
+      [['--config', join(tmp, 'none.yaml')], /config file .*none\.yaml: no such file/],
+      [
+        ['--config', cfg('bad.yaml', 'base_url: http://x\nallow_writes: maybe\nextra: 1\n')],
+        /(?=[\s\S]*\$\.allow_writes: must be boolean)(?=[\s\S]*\$: unknown field 'extra')/,
+      ],
+      [['--config', cfg('key.yaml', 'api_key: hunter2\n')], /unknown field 'api_key'/],
+      [
+        ['--config', cfg('dev.yaml', 'deviations: [{clause: XYZ-9, reason: because}]\n')],
+        /deviation names unknown clause 'XYZ-9'/,
+      ],
+      [['--simulator-fault', 'nope'], /--simulator-fault: unknown fault 'nope'/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await gate(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.console.slice(-500)}`);
+      assert.match(r.stderr, message, args.join(' '));
+      assert.ok(!r.stderr.includes('hunter2'));
+    }
+  });
+
+  it('a clause marked as a known deviation is reported as warn with its reason, not failed', async () => {
+    const p = join(tmp, 'deviation.yaml');
+    writeFileSync(p, 'deviations:\n  - clause: TRX-2\n    reason: provider ticket H2H-42, fix due in December\n');
+    const r = await gate(['--config', p, '--simulator-fault', 'lookup-phantom']);
+    assert.equal(r.code, 0, r.console.slice(-2000));
+    const trx2 = r.summary?.clauses.find((c) => c.id === 'TRX-2');
+    assert.equal(trx2?.status, 'warn');
+    assert.match(trx2?.warnings[0]?.reason ?? '', /H2H-42/);
+  });
+
+  it('a transport error is retried once and marked flaky; a contract failure is never retried', async () => {
+    const sim = await startSimulator({ fault: { name: 'reset-first' } });
+    try {
+      const r = await gate(['--base-url', sim.url, '--api-key', sim.apiKey, '--grep', 'BAL-1|TRX-1']);
+      assert.equal(r.code, 0, r.console.slice(-2000));
+      assert.ok((r.summary?.flaky.length ?? 0) > 0);
+      assert.match(r.summary?.flaky[0]?.note ?? '', /passed on retry/);
+      assert.match(readFileSync(join(r.reports, 'contract-summary.md'), 'utf8'), /## Flaky/);
+    } finally {
+      await sim.close();
+    }
+    const phantom = await startSimulator({ fault: { name: 'lookup-phantom' } });
+    try {
+      const r = await gate(['--base-url', phantom.url, '--api-key', phantom.apiKey, '--grep', 'TRX-2']);
+      assert.equal(r.code, 1);
+      const lookups = phantom.log.filter(
+        (e) => e.endpoint === 'cek-trx-id' && String(e.params?.trx_id).endsWith('-NOPE'),
+      );
+      assert.equal(lookups.length, 2, 'one request per method, no retry');
+    } finally {
+      await phantom.close();
+    }
+  });
+});
