@@ -3,10 +3,11 @@ import { SpecError } from '../spec/load.js';
 import { type Command, EXIT, parse, stdio } from './command.js';
 import { contract } from './contract.js';
 import { mock } from './mock.js';
+import { probe } from './probe.js';
 import { validate } from './validate.js';
 
 /** Every command, by name: the whole CLI in one place. */
-export const COMMANDS: readonly Command[] = [contract, mock, validate];
+export const COMMANDS: readonly Command[] = [contract, probe, mock, validate];
 
 function topHelp(): string {
   return `h2h: contract testing and monitoring of the H2H member-invitation API

@@ -1,0 +1,113 @@
+import { type ProbeConfig, resolveProbeConfig } from '../probe/config.js';
+import { makeLogger, Probe } from '../probe/probe.js';
+import { startProbeServer } from '../probe/server.js';
+import { redactValue, registerSecret } from '../redact.js';
+import { startSimulator } from '../simulator/server.js';
+import { loadSpec } from '../spec/load.js';
+import { type Command, EXIT, type Io, strFlag } from './command.js';
+
+export const probe: Command = {
+  name: 'probe',
+  summary: 'probe the read-only endpoints on a schedule and export Prometheus metrics',
+  usage:
+    'h2h probe [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--name NAME] [--trx-id ID] [--schedule CRON] [--timeout 10s] [--listen HOST:PORT] [--log-format text|json] [--once [--json]]',
+  help: `Checks saldo-user, history-transaksi (small limit) and cek-trx-id of every target on a node-cron schedule,
+validates each answer against openapi.yaml and the read-only clauses, and serves /metrics, /healthz and /status.
+It cannot call invite-member. With no target at all it probes the embedded simulator. When ready it prints
+H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let checks in flight end, and close the server.
+
+  --config FILE        YAML: schedule, timeout, body_cap, listen, history_limit, concurrency, method, log_format,
+                       targets: [{name, base_url, api_key_env | api_key_file, trx_id}] (keys never in the file)
+  --base-url URL       one target without a file (its key: --api-key, --api-key-file or H2H_API_KEY)
+  --name NAME          that target's label (default 'default')
+  --trx-id ID          transaction for cek-trx-id (default: the newest in history)
+  --schedule CRON      with seconds (default '*/30 * * * * *')
+  --timeout D          per request, shorter than the interval (default 10s)
+  --listen HOST:PORT   metrics server (default 127.0.0.1:9464; port 0 picks a free one)
+  --log-format F       text (default) or json: one line per failed check on stderr
+  --once               run one cycle, print a summary, exit 0 if every check succeeded, else 1
+  --json               with --once: the summary as JSON`,
+  options: {
+    config: { type: 'string' },
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'api-key-file': { type: 'string' },
+    name: { type: 'string' },
+    'trx-id': { type: 'string' },
+    schedule: { type: 'string' },
+    timeout: { type: 'string' },
+    listen: { type: 'string' },
+    'log-format': { type: 'string' },
+    once: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  async run(values, _pos, io) {
+    const f = (n: string): string | undefined => strFlag(values, n);
+    let cfg = resolveProbeConfig({
+      config: f('config'),
+      baseUrl: f('base-url'),
+      apiKey: f('api-key'),
+      apiKeyFile: f('api-key-file'),
+      name: f('name'),
+      trxId: f('trx-id'),
+      schedule: f('schedule'),
+      timeout: f('timeout'),
+      listen: f('listen'),
+      logFormat: f('log-format'),
+    });
+    const sim = cfg.targets.length === 0 ? await startSimulator() : undefined;
+    if (sim) {
+      cfg = { ...cfg, targets: [{ name: 'simulator', baseUrl: sim.url, apiKey: sim.apiKey }] };
+      io.err(`h2h probe: no target given: probing the embedded simulator at ${sim.url}`);
+    }
+    for (const t of cfg.targets) registerSecret(t.apiKey);
+    const p = new Probe(loadSpec(), cfg, makeLogger(cfg.logFormat, io.err));
+    try {
+      if (values.once) return await once(p, cfg, values.json === true, io);
+      return await serve(p, cfg, io);
+    } finally {
+      await sim?.close();
+    }
+  },
+};
+
+async function once(p: Probe, cfg: ProbeConfig, json: boolean, io: Io): Promise<number> {
+  const results = await p.cycle();
+  const ok = results.every((r) => r.success);
+  if (json) {
+    io.out(JSON.stringify(redactValue({ ok, targets: Object.fromEntries(p.status) }), null, 2));
+  } else {
+    io.out(
+      `h2h probe: one cycle, ${cfg.targets.length} target(s), ${ok ? 'every check succeeded' : 'some checks FAILED'}`,
+    );
+    for (const [target, eps] of p.status) {
+      for (const [endpoint, s] of Object.entries(eps)) {
+        const result = s.skipped ? `skipped (${s.skipped})` : s.success ? 'ok' : `FAIL ${s.reason}: ${s.message ?? ''}`;
+        io.out(
+          `  ${target.padEnd(12)} ${endpoint.padEnd(18)} ${String(s.durationMs).padStart(8)} ms  HTTP ${String(s.httpStatus).padEnd(3)}  ${result}`,
+        );
+      }
+    }
+  }
+  return ok ? EXIT.OK : EXIT.VIOLATED;
+}
+
+async function serve(p: Probe, cfg: ProbeConfig, io: Io): Promise<number> {
+  const server = await startProbeServer(p, cfg.listen.host, cfg.listen.port);
+  p.start();
+  process.stdout.write(`H2H_PROBE_URL=${server.url}\n`);
+  io.err(
+    `h2h probe: ${cfg.targets.map((t) => t.name).join(', ')} on '${cfg.schedule}', timeout ${cfg.timeoutMs} ms; metrics at ${server.url}/metrics`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      io.err(`h2h probe: ${signal}: stopping the schedule, waiting for checks in flight`);
+      resolve();
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  await p.stop();
+  await server.close();
+  return EXIT.OK;
+}

@@ -1,0 +1,197 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import { redact, redactValue } from '../redact.js';
+import type { Spec } from '../spec/load.js';
+import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../spec/types.js';
+import { type CheckResult, runCheck } from './check.js';
+import type { ProbeConfig, ProbeTarget } from './config.js';
+import { ProbeMetrics } from './metrics.js';
+
+export type LogLine = (fields: Record<string, unknown>) => void;
+
+/** One structured line per failed check, on stderr; text or JSON lines; always redacted. */
+export function makeLogger(
+  format: 'text' | 'json',
+  write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): LogLine {
+  return (fields) => {
+    const f = { time: new Date().toISOString(), ...fields };
+    if (format === 'json') write(redact(JSON.stringify(f)));
+    else
+      write(
+        redact(
+          Object.entries(f)
+            .map(([k, v]) => `${k}=${typeof v === 'string' && /[\s"]/.test(v) ? JSON.stringify(v) : String(v)}`)
+            .join(' '),
+        ),
+      );
+  };
+}
+
+/** Runs at most `limit` of the given jobs at once. */
+async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      const job = jobs[i];
+      if (job) out[i] = await job();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return out;
+}
+
+/** The last result of every check, for /status (findings redacted). */
+export interface StatusEntry {
+  success: boolean;
+  reason?: string;
+  message?: string;
+  httpStatus: number;
+  durationMs: number;
+  at: string;
+  findings: unknown[];
+  drift: unknown[];
+  skipped?: string;
+}
+
+/**
+ * The probe: checks the read-only endpoints of every target on a node-cron schedule, exports metrics and
+ * keeps the last result of each check. It has no way to name invite-member: its endpoints are typed
+ * ReadOnlyEndpoint and runCheck refuses anything else.
+ */
+export class Probe {
+  readonly metrics: ProbeMetrics;
+  readonly status = new Map<string, Record<string, StatusEntry>>();
+  private task: ScheduledTask | undefined;
+  private inFlight: Promise<CheckResult[]> | undefined;
+  private readonly newest = new Map<string, string>();
+  readonly startedAt = new Date().toISOString();
+  cycles = 0;
+
+  constructor(
+    private readonly spec: Spec,
+    private readonly cfg: ProbeConfig,
+    private readonly log: LogLine = makeLogger(cfg.logFormat),
+  ) {
+    this.metrics = new ProbeMetrics(cfg.targets.map((t) => t.name));
+  }
+
+  /** One cycle: every target, saldo-user and history-transaksi at once, then cek-trx-id with a known ID. */
+  cycle(): Promise<CheckResult[]> {
+    const run = (async () => {
+      const perTarget = this.cfg.targets.map((t) => () => this.checkTarget(t));
+      const results = (await bounded(perTarget, Math.max(1, Math.ceil(this.cfg.concurrency / 2)))).flat();
+      this.cycles++;
+      return results;
+    })();
+    this.inFlight = run;
+    return run.finally(() => {
+      if (this.inFlight === run) this.inFlight = undefined;
+    });
+  }
+
+  private async checkTarget(t: ProbeTarget): Promise<CheckResult[]> {
+    const opts = {
+      method: this.cfg.method,
+      timeoutMs: this.cfg.timeoutMs,
+      bodyCap: this.cfg.bodyCap,
+      historyLimit: this.cfg.historyLimit,
+    };
+    const first = await bounded(
+      (['saldo-user', 'history-transaksi'] as const).map((e) => () => this.one(t, e, opts)),
+      2,
+    );
+    const history = first[1];
+    if (history?.newestTrxId) this.newest.set(t.name, history.newestTrxId);
+    const trxId = t.trxId ?? this.newest.get(t.name);
+    if (!trxId) {
+      this.metrics.recordSkipped(t.name, 'cek-trx-id');
+      this.setStatus(t.name, 'cek-trx-id', {
+        success: false,
+        httpStatus: 0,
+        durationMs: 0,
+        at: new Date().toISOString(),
+        findings: [],
+        drift: [],
+        skipped: 'no transaction ID: none configured and history gave none',
+      });
+      return first;
+    }
+    return [...first, await this.one(t, 'cek-trx-id', { ...opts, trxId })];
+  }
+
+  private async one(
+    t: ProbeTarget,
+    endpoint: ReadOnlyEndpoint,
+    opts: Parameters<typeof runCheck>[3],
+  ): Promise<CheckResult> {
+    const res = await runCheck(this.spec, t, endpoint, opts);
+    this.metrics.record(res);
+    this.setStatus(t.name, endpoint, {
+      success: res.success,
+      ...(res.reason ? { reason: res.reason } : {}),
+      ...(res.message ? { message: redact(res.message) } : {}),
+      httpStatus: res.httpStatus,
+      durationMs: Math.round(res.totalMs * 10) / 10,
+      at: new Date(res.at * 1000).toISOString(),
+      findings: redactValue(res.findings),
+      drift: res.drift,
+    });
+    if (!res.success) {
+      this.log({
+        level: 'warn',
+        msg: 'probe check failed',
+        target: t.name,
+        endpoint,
+        reason: res.reason,
+        http_status: res.httpStatus,
+        duration_ms: Math.round(res.totalMs),
+        detail: res.message ?? '',
+      });
+    }
+    return res;
+  }
+
+  private setStatus(target: string, endpoint: string, entry: StatusEntry): void {
+    const t = this.status.get(target) ?? {};
+    t[endpoint] = entry;
+    this.status.set(target, t);
+  }
+
+  /** Starts the schedule; overlapping and missed runs are counted, never stacked. */
+  start(): void {
+    this.task = cron.schedule(
+      this.cfg.schedule,
+      async () => {
+        await this.cycle();
+      },
+      { name: 'h2h-probe', noOverlap: true },
+    );
+    this.task.on('execution:overlap', () => this.metrics.overlaps.inc());
+    this.task.on('execution:missed', () => this.metrics.missed.inc());
+    this.task.on('execution:failed', (ctx) =>
+      this.log({ level: 'error', msg: 'probe cycle failed', detail: ctx.execution?.error?.message ?? '' }),
+    );
+  }
+
+  /** Stops the schedule and waits for the cycle in flight, whose checks end by their own deadline. */
+  async stop(): Promise<void> {
+    if (this.task) {
+      await this.task.stop();
+      await this.task.destroy();
+      this.task = undefined;
+    }
+    await this.inFlight?.catch(() => undefined);
+  }
+
+  statusJson(): Record<string, unknown> {
+    return {
+      startedAt: this.startedAt,
+      schedule: this.cfg.schedule,
+      cycles: this.cycles,
+      endpoints: READ_ONLY_ENDPOINTS,
+      targets: Object.fromEntries(this.status),
+    };
+  }
+}
