@@ -57,7 +57,7 @@ export interface StatusEntry {
 
 /**
  * The probe: checks the read-only endpoints of every target on a node-cron schedule, exports metrics and
- * keeps the last result of each check. It has no way to name invite-member: its endpoints are typed
+ * keeps the last result of each check. It cannot reach the write endpoint: its endpoints are typed
  * ReadOnlyEndpoint and runCheck refuses anything else.
  */
 export class Probe {

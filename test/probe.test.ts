@@ -1,0 +1,509 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Gauge } from 'prom-client';
+import { type Reason, runCheck } from '../src/probe/check.ts';
+import { PROBE_DEFAULTS, type ProbeConfig } from '../src/probe/config.ts';
+import { Probe } from '../src/probe/probe.ts';
+import { startProbeServer } from '../src/probe/server.ts';
+import type { FaultName } from '../src/simulator/faults.ts';
+import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { loadSpec } from '../src/spec/load.ts';
+import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/spec/types.ts';
+import { ROOT, runCli, startCli } from './helpers.ts';
+
+const spec = loadSpec();
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-probe-'));
+const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
+
+function cfgFor(sim: { url: string; apiKey: string }, over: Partial<ProbeConfig> = {}): ProbeConfig {
+  return {
+    ...PROBE_DEFAULTS,
+    targets: [{ name: 'sim', baseUrl: sim.url, apiKey: sim.apiKey }],
+    listen: { host: '127.0.0.1', port: 0 },
+    ...over,
+  };
+}
+const quiet = (): void => {};
+
+/** A one-route server for answers the simulator does not give (a redirect, a 200 that is not JSON). */
+async function oddServer(
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const s = http.createServer((_req, res) => {
+    res.writeHead(status, headers);
+    res.end(body);
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => s.close(() => r())),
+  };
+}
+
+describe('each check: one bounded reason, within its deadline', () => {
+  let sim: Simulator;
+  before(async () => {
+    sim = await startSimulator();
+  });
+  after(() => sim.close());
+  const opts = { method: 'POST' as const, timeoutMs: 400, bodyCap: 1024 * 1024, historyLimit: 5 };
+  const check = (
+    endpoint: 'saldo-user' | 'history-transaksi' = 'saldo-user',
+    target = { name: 'sim', baseUrl: sim.url, apiKey: sim.apiKey },
+  ) => runCheck(spec, target, endpoint, opts);
+
+  const cases: [FaultName | null, 'saldo-user' | 'history-transaksi', Reason | 'success'][] = [
+    [null, 'saldo-user', 'success'],
+    [null, 'history-transaksi', 'success'],
+    ['reset', 'saldo-user', 'connect'],
+    ['hang', 'saldo-user', 'timeout'],
+    ['slow-drip', 'saldo-user', 'timeout'],
+    ['http-500-html', 'saldo-user', 'http_status'],
+    ['invalid-json', 'saldo-user', 'json_parse'],
+    ['oversized-body', 'saldo-user', 'body_too_large'],
+    ['envelope-no-status', 'saldo-user', 'envelope'],
+    ['saldo-as-string', 'saldo-user', 'schema'],
+    ['history-date-format', 'history-transaksi', 'schema'],
+    ['limit-ignored', 'history-transaksi', 'clause'],
+  ];
+  for (const [fault, endpoint, want] of cases) {
+    it(`${fault ?? 'no fault'} on ${endpoint} -> ${want}`, async () => {
+      sim.setFault(fault ? { name: fault } : null);
+      const r = await check(endpoint);
+      sim.setFault(null);
+      assert.equal(r.success ? 'success' : r.reason, want, r.message);
+      assert.ok(r.totalMs < opts.timeoutMs + 150, `ended within its deadline: ${r.totalMs} ms`);
+      if (want === 'clause' || want === 'schema') assert.ok(r.findings.length > 0);
+    });
+  }
+
+  it('a refused connection -> connect; a wrong key -> refused; a redirect or a non-JSON 200 -> http_status / content_type', async () => {
+    assert.equal(
+      (await check('saldo-user', { name: 'x', baseUrl: 'http://127.0.0.1:9', apiKey: 'k' })).reason,
+      'connect',
+    );
+    assert.equal(
+      (await check('saldo-user', { name: 'x', baseUrl: sim.url, apiKey: 'wrong-key-000' })).reason,
+      'refused',
+    );
+    const redirect = await oddServer(302, { location: 'http://127.0.0.1:9/' }, '');
+    const html = await oddServer(200, { 'content-type': 'text/html' }, '<html></html>');
+    try {
+      assert.equal(
+        (await check('saldo-user', { name: 'x', baseUrl: redirect.url, apiKey: 'k' })).reason,
+        'http_status',
+      );
+      assert.equal((await check('saldo-user', { name: 'x', baseUrl: html.url, apiKey: 'k' })).reason, 'content_type');
+    } finally {
+      await redirect.close();
+      await html.close();
+    }
+  });
+});
+
+describe('read-only by construction', () => {
+  it('runCheck refuses invite-member before sending anything', async () => {
+    const sim = await startSimulator();
+    try {
+      await assert.rejects(
+        runCheck(spec, { name: 's', baseUrl: sim.url, apiKey: sim.apiKey }, 'invite-member' as never, {
+          method: 'POST',
+          timeoutMs: 500,
+          bodyCap: 1024,
+          historyLimit: 1,
+        }),
+        /calls only saldo-user, history-transaksi, cek-trx-id/,
+      );
+      const p = new Probe(spec, cfgFor(sim), quiet);
+      for (let i = 0; i < 3; i++) await p.cycle();
+      assert.deepEqual([...new Set(sim.log.map((e) => e.endpoint))].sort(), [...READ_ONLY_ENDPOINTS].sort());
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('no file of src/probe names invite-member', () => {
+    const dir = join(ROOT, 'src/probe');
+    for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), 'utf8').includes('invite-member'), f);
+  });
+});
+
+describe('memory stays bounded', () => {
+  it('a few hundred cycles against oversized-body and hang leave the heap where it was', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const sim = await startSimulator();
+    try {
+      const p = new Probe(spec, cfgFor(sim, { timeoutMs: 60 }), quiet);
+      const heap = (): number => {
+        gc();
+        gc();
+        return process.memoryUsage().heapUsed;
+      };
+      for (let i = 0; i < 20; i++) await p.cycle(); // warm up: compiled code, caches
+      const start = heap();
+      for (const fault of ['oversized-body', 'hang'] as const) {
+        sim.setFault({ name: fault });
+        for (let i = 0; i < 150; i++) await p.cycle();
+      }
+      const end = heap();
+      assert.ok(
+        end - start < 8 * 1024 * 1024,
+        `heap grew ${((end - start) / 1024 / 1024).toFixed(1)} MiB over 300 cycles`,
+      );
+      const metrics = await p.metrics.exposition(undefined);
+      assert.match(
+        metrics.body,
+        /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="body_too_large"\} (1[5-9]\d|[2-9]\d\d)/,
+      );
+      assert.match(metrics.body, /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="timeout"\} 150/);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+/** Parses the Prometheus text format into {name{labels}: value}. */
+function samples(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    if (m?.[1]) out.set(m[1], Number(m[2]));
+  }
+  return out;
+}
+
+describe('the running probe', () => {
+  let sim: Simulator;
+  let probe: Awaited<ReturnType<typeof startCli>>;
+  const KEY = 'PROBE-CANARY-9d41e7-KEY';
+  before(async () => {
+    sim = await startSimulator({ apiKey: KEY });
+    probe = await startCli(
+      [
+        'probe',
+        '--base-url',
+        sim.url,
+        '--name',
+        'sim',
+        '--schedule',
+        '* * * * * *',
+        '--timeout',
+        '500ms',
+        '--listen',
+        '127.0.0.1:0',
+        '--log-format',
+        'json',
+      ],
+      /^H2H_PROBE_URL=(\S+)$/m,
+      { H2H_API_KEY: KEY },
+    );
+  });
+  after(async () => {
+    await probe.stop();
+    await sim.close();
+  });
+  const metrics = async (): Promise<Map<string, number>> => samples(await (await fetch(`${probe.url}/metrics`)).text());
+  const until = async (what: string, ok: () => Promise<boolean>, ms = 10_000): Promise<void> => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (await ok()) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.fail(`${what} did not happen within ${ms} ms`);
+  };
+  const value = (m: Map<string, number>, name: string, labels: string): number =>
+    m.get(`${name}{${labels}}`) ?? Number.NaN;
+
+  it('succeeds on the three read-only endpoints and exports the balance', async () => {
+    await until('three successes', async () => {
+      const m = await metrics();
+      return READ_ONLY_ENDPOINTS.every((e) => value(m, 'h2h_probe_success', `target="sim",endpoint="${e}"`) === 1);
+    });
+    assert.equal(value(await metrics(), 'h2h_balance', 'target="sim"'), sim.state.saldo('demo'));
+  });
+
+  for (const [fault, reason] of [
+    ['reset', 'connect'],
+    ['hang', 'timeout'],
+    ['http-500-html', 'http_status'],
+    ['invalid-json', 'json_parse'],
+    ['oversized-body', 'body_too_large'],
+    ['slow-drip', 'timeout'],
+  ] as const) {
+    it(`${fault}: records ${reason} within the deadline, keeps its schedule, keeps serving /metrics`, async () => {
+      const before = await metrics();
+      const runs0 = value(before, 'h2h_probe_runs_total', 'target="sim",endpoint="saldo-user"');
+      const fails0 = value(before, 'h2h_probe_failures_total', `target="sim",endpoint="saldo-user",reason="${reason}"`);
+      sim.setFault({ name: fault });
+      try {
+        await until(`${reason} recorded twice`, async () => {
+          const t0 = performance.now();
+          const m = await metrics();
+          assert.ok(performance.now() - t0 < 1000, '/metrics answered within a second');
+          return (
+            value(m, 'h2h_probe_failures_total', `target="sim",endpoint="saldo-user",reason="${reason}"`) >= fails0 + 2
+          );
+        });
+        const m = await metrics();
+        assert.ok(
+          value(m, 'h2h_probe_runs_total', 'target="sim",endpoint="saldo-user"') >= runs0 + 2,
+          'the schedule went on',
+        );
+        assert.equal(value(m, 'h2h_probe_success', 'target="sim",endpoint="saldo-user"'), 0);
+        const status = (await (await fetch(`${probe.url}/status`)).json()) as {
+          targets: Record<string, Record<string, { reason: string; durationMs: number }>>;
+        };
+        const s = status.targets.sim?.['saldo-user'];
+        assert.equal(s?.reason, reason);
+        assert.ok((s?.durationMs ?? 0) < 500 + 150, `within its deadline: ${s?.durationMs} ms`);
+      } finally {
+        sim.setFault(null);
+      }
+    });
+  }
+
+  it('recovers when the fault is gone', async () => {
+    await until(
+      'success again',
+      async () => value(await metrics(), 'h2h_probe_success', 'target="sim",endpoint="saldo-user"') === 1,
+    );
+  });
+
+  it('labels hold no URL, key, phone number or transaction ID', async () => {
+    const text = await (await fetch(`${probe.url}/metrics`)).text();
+    const allowed = new Set<string>([
+      'sim',
+      ...READ_ONLY_ENDPOINTS,
+      'timeout',
+      'connect',
+      'tls',
+      'http_status',
+      'content_type',
+      'body_too_large',
+      'json_parse',
+      'envelope',
+      'schema',
+      'refused',
+      'clause',
+      'connect',
+      'first_byte',
+      'body',
+      ...CLAUSE_IDS,
+    ]);
+    for (const m of text.matchAll(/^(h2h_\w+)\{([^}]*)\}/gm)) {
+      for (const [, , v] of (m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) {
+        if (/^\d+(\.\d+)?$|^\+Inf$/.test(v ?? '')) continue; // histogram le
+        assert.ok(allowed.has(v ?? ''), `${m[1]} label value ${v}`);
+      }
+    }
+  });
+
+  it('the key and phone numbers appear nowhere in /metrics, /status or the logs', async () => {
+    const outputs = [
+      await (await fetch(`${probe.url}/metrics`)).text(),
+      await (await fetch(`${probe.url}/status`)).text(),
+      probe.stdout(),
+      probe.stderr(),
+    ];
+    const phones = sim.fixture.history.flatMap((h) => [h.member, h.manager, `0${h.member.slice(2)}`]);
+    for (const out of outputs) {
+      assert.ok(!out.includes(KEY), 'key found');
+      for (const p of phones) assert.ok(!out.includes(p), `phone ${p} found`);
+    }
+    const logLines = probe
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
+    assert.ok(logLines.length >= 6, 'one JSON line per failed check');
+    const line = JSON.parse(logLines[0] ?? '{}') as Record<string, unknown>;
+    assert.deepEqual(Object.keys(line).slice(0, 3), ['time', 'level', 'msg']);
+    assert.equal(line.target, 'sim');
+  });
+
+  it('serves OpenMetrics when asked, Prometheus text otherwise; promtool finds nothing to say', async () => {
+    const om = await fetch(`${probe.url}/metrics`, {
+      headers: { accept: 'application/openmetrics-text; version=1.0.0' },
+    });
+    assert.match(om.headers.get('content-type') ?? '', /application\/openmetrics-text/);
+    assert.match(await om.text(), /# EOF\n$/);
+    const text = await fetch(`${probe.url}/metrics`);
+    assert.match(text.headers.get('content-type') ?? '', /text\/plain; version=0\.0\.4/);
+    if (!hasPromtool) return assert.fail('promtool is not installed (.ci/run installs Debian prometheus)');
+    const r = spawnSync('promtool', ['check', 'metrics'], { input: await text.text(), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.equal((r.stdout + r.stderr).trim(), '');
+  });
+
+  it('/healthz answers; other paths and methods get 404 / 405', async () => {
+    assert.equal((await fetch(`${probe.url}/healthz`)).status, 200);
+    assert.equal((await fetch(`${probe.url}/nope`)).status, 404);
+    assert.equal((await fetch(`${probe.url}/metrics`, { method: 'POST' })).status, 405);
+  });
+});
+
+describe('probe process and server', () => {
+  it('a failing collector makes /metrics answer 500, and the server goes on', async () => {
+    const sim = await startSimulator();
+    const p = new Probe(spec, cfgFor(sim), quiet);
+    const server = await startProbeServer(p, '127.0.0.1', 0);
+    try {
+      new Gauge({
+        name: 'h2h_test_broken',
+        help: 'a collector that throws',
+        registers: [p.metrics.registry],
+        collect() {
+          throw new Error('collector exploded');
+        },
+      });
+      const r = await fetch(`${server.url}/metrics`);
+      assert.equal(r.status, 500);
+      assert.match(await r.text(), /collector exploded/);
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    } finally {
+      await server.close();
+      await sim.close();
+    }
+  });
+
+  it('SIGTERM stops the schedule, lets the check in flight end by its deadline, and exits 0', async () => {
+    const sim = await startSimulator({ fault: { name: 'hang' } });
+    try {
+      const p = await startCli(
+        [
+          'probe',
+          '--base-url',
+          sim.url,
+          '--api-key',
+          sim.apiKey,
+          '--schedule',
+          '* * * * * *',
+          '--timeout',
+          '800ms',
+          '--listen',
+          '127.0.0.1:0',
+        ],
+        /^H2H_PROBE_URL=(\S+)$/m,
+      );
+      await new Promise((r) => setTimeout(r, 1300)); // a cycle is hanging now
+      const t0 = performance.now();
+      await p.stop();
+      const took = performance.now() - t0;
+      assert.equal(p.child.exitCode, 0, p.stderr());
+      assert.ok(took < 2500, `stopped in ${took} ms`);
+      assert.match(p.stderr(), /SIGTERM: stopping the schedule/);
+      await assert.rejects(fetch(`${p.url}/healthz`));
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('--once exits 0 when every check succeeded, 1 otherwise, and prints JSON with --json', async () => {
+    const good = await runCli(['probe', '--once']);
+    assert.equal(good.code, 0, good.stderr);
+    assert.match(good.stdout, /every check succeeded/);
+    const sim = await startSimulator({ fault: { name: 'saldo-as-string' } });
+    try {
+      const bad = await runCli(['probe', '--once', '--json', '--base-url', sim.url, '--api-key', sim.apiKey]);
+      assert.equal(bad.code, 1);
+      const out = JSON.parse(bad.stdout) as { ok: boolean; targets: { default: Record<string, { reason?: string }> } };
+      assert.equal(out.ok, false);
+      assert.equal(out.targets.default['saldo-user']?.reason, 'schema');
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('refuses bad config with exit 2 and an exact message', async () => {
+    const file = (name: string, text: string): string => {
+      const p = join(tmp, name);
+      writeFileSync(p, text);
+      return p;
+    };
+    const cases: [string[], RegExp, NodeJS.ProcessEnv?][] = [
+      [
+        ['--schedule', '*/5 * * * * *', '--timeout', '5s'],
+        /timeout 5000 ms must be shorter than the schedule's interval \(5000 ms for '\*\/5 \* \* \* \* \*'\)/,
+      ],
+      [['--schedule', 'every minute'], /schedule 'every minute' is not a cron expression/],
+      [['--timeout', 'fast'], /--timeout must be a duration like 500ms or 2s, got 'fast'/],
+      [['--listen', 'localhost'], /--listen must be host:port/],
+      [['--base-url', 'http://127.0.0.1:1'], /--base-url needs its key/, { H2H_API_KEY: '' }],
+      [['--api-key', 'k-123'], /--api-key, --api-key-file and --name go with --base-url/],
+      [['--log-format', 'xml'], /--log-format must be text or json/],
+      [
+        [
+          '--config',
+          file('key.yaml', 'targets:\n  - name: prod\n    base_url: http://127.0.0.1:1\n    api_key: hunter2\n'),
+        ],
+        /unknown field 'api_key'/,
+      ],
+      [
+        [
+          '--config',
+          file(
+            'env.yaml',
+            'targets:\n  - name: prod\n    base_url: http://127.0.0.1:1\n    api_key_env: H2H_NOT_SET_ANYWHERE\n',
+          ),
+        ],
+        /environment variable H2H_NOT_SET_ANYWHERE is not set/,
+      ],
+      [
+        [
+          '--config',
+          file(
+            'dup.yaml',
+            'targets:\n  - {name: a, base_url: "http://x", api_key_env: HOME}\n  - {name: a, base_url: "http://y", api_key_env: HOME}\n',
+          ),
+        ],
+        /the name 'a' is used twice/,
+      ],
+      [
+        ['--config', file('name.yaml', 'targets:\n  - {name: "http://x", base_url: "http://x", api_key_env: HOME}\n')],
+        /\$\.targets\[0\]\.name: must match pattern/,
+      ],
+    ];
+    for (const [args, message, env] of cases) {
+      const r = await runCli(['probe', '--once', ...args], env ? { env } : {});
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message, args.join(' '));
+      assert.ok(!r.stderr.includes('hunter2'));
+    }
+  });
+
+  it('the monitoring assets pass promtool: config, rules and rule unit tests', () => {
+    if (!hasPromtool) return assert.fail('promtool is not installed (.ci/run installs Debian prometheus)');
+    const dir = join(ROOT, 'monitoring');
+    for (const args of [
+      ['check', 'config', 'prometheus.yml'],
+      ['check', 'rules', 'alerts.yml'],
+      ['test', 'rules', 'alerts.test.yml'],
+    ]) {
+      const r = spawnSync('promtool', args, { cwd: dir, encoding: 'utf8' });
+      assert.equal(r.status, 0, `promtool ${args.join(' ')}\n${r.stdout}${r.stderr}`);
+    }
+    const dash = JSON.parse(readFileSync(join(dir, 'grafana-dashboard.json'), 'utf8')) as {
+      panels: { targets: { expr: string }[] }[];
+    };
+    const exprs = dash.panels.flatMap((p) => p.targets.map((t) => t.expr)).join('\n');
+    for (const metric of [
+      'h2h_probe_success',
+      'h2h_balance',
+      'h2h_probe_duration_seconds_bucket',
+      'h2h_probe_failures_total',
+      'h2h_probe_contract_violations_total',
+    ]) {
+      assert.ok(exprs.includes(metric), `dashboard shows ${metric}`);
+    }
+  });
+});
