@@ -56,7 +56,7 @@ const g = median(gate);
 const rf = median(ref);
 console.log(`machine: ${machineLine()}`);
 console.log(
-  `full gate (h2h contract, embedded simulator, 158 tests): median ${(g / 1000).toFixed(2)} s over ${RUNS} runs [${gate.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
+  `full gate (h2h contract, embedded simulator, 158 scenarios in 26 Playwright tests): median ${(g / 1000).toFixed(2)} s over ${RUNS} runs [${gate.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
 );
 console.log(
   `reference (same scenarios and checks, node:http, no Playwright, in process): median ${(rf / 1000).toFixed(2)} s [${ref.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,

@@ -85,7 +85,8 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...result, phases: phases(), totalMs: performance.now() - t0, truncated });
+      // The request's time ends with its last byte read (or its failure), before any parsing of ours.
+      resolve({ ...result, phases: phases(), totalMs: (marks.end || performance.now()) - t0, truncated });
     };
 
     const req = lib.request(url, {
@@ -170,7 +171,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           contentType: String(res.headers['content-type'] ?? ''),
           bodyText,
           body,
-          durationMs: performance.now() - t0,
+          durationMs: (marks.end || performance.now()) - t0,
         };
         finish(
           truncated

@@ -45,6 +45,8 @@ export interface LogEntry {
   status?: string;
   /** True when this invite request passed every check but money and slots: it could have been charged. */
   couldSucceed: boolean;
+  /** Server-side time from the request's arrival to the last byte of the answer (ground truth for benchmarks). */
+  durationMs?: number;
 }
 
 export interface Simulator {
@@ -127,6 +129,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const method = req.method ?? '';
     const entry: LogEntry = { seq: ++seq, method, path: url.pathname, httpStatus: 0, couldSucceed: false };
     pushLog(entry);
+    const arrived = performance.now();
+    res.once('finish', () => {
+      entry.durationMs = performance.now() - arrived;
+    });
     const reply = (answer: Answer): void => {
       const shaped = variant === 'legal' ? legalVariant(answer) : answer;
       entry.httpStatus = shaped.http;

@@ -1,0 +1,179 @@
+// The probe's latency measurement against ground truth and against blackbox_exporter, and its CPU and memory
+// per 1,000 checks beside blackbox_exporter's, in one run against the simulator with a fixed injected delay.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCheck } from '../src/probe/check.ts';
+import type { LogEntry } from '../src/simulator/server.ts';
+import { loadSpec } from '../src/spec/load.ts';
+import { machineLine, median } from './machine.ts';
+
+const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const CPU_CHECKS = 1000;
+const CONCURRENCY = 10;
+const bin = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));
+const CLK_TCK = 100; // Linux USER_HZ
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+function procCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK; // utime + stime
+}
+function procRssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m?.[1] ?? 0) / 1024;
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(url).catch(() => undefined))?.ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+function startMock(): Promise<{ child: ChildProcess; url: string; key: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'mock', '--latency-ms', String(DELAY_MS)], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /H2H_BASE_URL=(\S+)/.exec(out)?.[1];
+      const key = /H2H_API_KEY=(\S+)/.exec(out)?.[1];
+      if (url && key) resolve({ child, url, key });
+    });
+    child.on('exit', (c) => reject(new Error(`mock exited ${c}`)));
+  });
+}
+
+const mock = await startMock();
+const bbPort = await freePort();
+const dir = mkdtempSync(join(tmpdir(), 'h2h-bb-'));
+writeFileSync(
+  join(dir, 'blackbox.yml'),
+  `modules:
+  h2h_saldo:
+    prober: http
+    timeout: 5s
+    http:
+      method: POST
+      headers: {Content-Type: application/json}
+      body: '${JSON.stringify({ api_key: mock.key })}'
+      valid_status_codes: [200]
+      fail_if_body_not_matches_regexp: ['"ok":true']
+      preferred_ip_protocol: ip4
+`,
+);
+const bb = spawn(
+  'prometheus-blackbox-exporter',
+  [`--config.file=${join(dir, 'blackbox.yml')}`, `--web.listen-address=127.0.0.1:${bbPort}`, '--log.level=error'],
+  { stdio: 'ignore' },
+);
+const bbUrl = `http://127.0.0.1:${bbPort}`;
+const probeTarget = `${mock.url}/api/saldo-user`;
+
+try {
+  await waitFor(`${bbUrl}/-/healthy`);
+  const spec = loadSpec();
+  const target = { name: 'bench', baseUrl: mock.url, apiKey: mock.key };
+  const opts = { method: 'POST' as const, timeoutMs: 5000, bodyCap: 1024 * 1024, historyLimit: 5 };
+  const serverLog = async (): Promise<LogEntry[]> =>
+    (await (await fetch(`${mock.url}/__sim/log`)).json()) as LogEntry[];
+  const bbOnce = async (): Promise<number> => {
+    const text = await (
+      await fetch(`${bbUrl}/probe?module=h2h_saldo&target=${encodeURIComponent(probeTarget)}`)
+    ).text();
+    if (!/^probe_success 1$/m.test(text)) throw new Error(`blackbox probe failed:\n${text}`);
+    let sum = 0;
+    for (const m of text.matchAll(/^probe_http_duration_seconds\{phase="\w+"\} (\S+)$/gm)) sum += Number(m[1]);
+    return sum * 1000;
+  };
+
+  // Warm-up, then latency: sequential, each measurement paired with the server's own timing of that request.
+  for (let i = 0; i < 20; i++) {
+    await runCheck(spec, target, 'saldo-user', opts);
+    await bbOnce();
+  }
+  const probeDiff: number[] = [];
+  const probeMeasured: number[] = [];
+  const bbDiff: number[] = [];
+  const bbMeasured: number[] = [];
+  const truth: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const before = (await serverLog()).length;
+    const r = await runCheck(spec, target, 'saldo-user', opts);
+    if (!r.success) throw new Error(`probe check failed: ${r.reason} ${r.message}`);
+    const b = await bbOnce();
+    const log = await serverLog();
+    const [pEntry, bEntry] = log.slice(before).filter((e) => e.endpoint === 'saldo-user');
+    const tp = pEntry?.durationMs ?? Number.NaN;
+    const tb = bEntry?.durationMs ?? Number.NaN;
+    truth.push(tp);
+    probeMeasured.push(r.totalMs);
+    probeDiff.push(r.totalMs - tp);
+    bbMeasured.push(b);
+    bbDiff.push(b - tb);
+  }
+
+  // CPU and memory per 1,000 checks, 10 at a time.
+  const pool = async (n: number, job: () => Promise<unknown>): Promise<void> => {
+    let left = n;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) await job();
+      }),
+    );
+  };
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const cpu0 = process.cpuUsage();
+  const rss0 = process.memoryUsage().rss / 2 ** 20;
+  await pool(CPU_CHECKS, () => runCheck(spec, target, 'saldo-user', opts));
+  const cpu1 = process.cpuUsage(cpu0);
+  const rss1 = process.memoryUsage().rss / 2 ** 20;
+  const probeCpu = (cpu1.user + cpu1.system) / 1000;
+  const bbPid = bb.pid ?? 0;
+  const bbCpu0 = procCpuMs(bbPid);
+  const bbRss0 = procRssMiB(bbPid);
+  await pool(CPU_CHECKS, bbOnce);
+  const bbCpu = procCpuMs(bbPid) - bbCpu0;
+  const bbRss1 = procRssMiB(bbPid);
+
+  const f = (x: number): string => x.toFixed(2);
+  console.log(`machine: ${machineLine()}`);
+  console.log(
+    `simulator (separate process) with a fixed injected delay of ${DELAY_MS} ms; saldo-user over POST; ${SAMPLES} sequential samples each`,
+  );
+  console.log(`ground truth (server-side, arrival to last byte): median ${f(median(truth))} ms`);
+  console.log(
+    `h2h probe measured:           median ${f(median(probeMeasured))} ms; measured - true: median ${f(median(probeDiff))} ms (target within 2 ms)`,
+  );
+  console.log(
+    `blackbox_exporter measured:   median ${f(median(bbMeasured))} ms (sum of probe_http_duration_seconds phases); measured - true: median ${f(median(bbDiff))} ms`,
+  );
+  console.log(
+    `CPU per 1,000 checks: h2h probe ${f(probeCpu)} ms, blackbox_exporter ${f(bbCpu)} ms; ratio ${f(probeCpu / bbCpu)}x (target at most 1.5x)`,
+  );
+  console.log(
+    `memory over 1,000 checks: h2h probe RSS ${f(rss0)} -> ${f(rss1)} MiB; blackbox_exporter RSS ${f(bbRss0)} -> ${f(bbRss1)} MiB`,
+  );
+  console.log(
+    '(the probe also validates each answer against openapi.yaml and the read-only clauses; blackbox matches a regular expression)',
+  );
+} finally {
+  bb.kill('SIGTERM');
+  mock.child.kill('SIGTERM');
+}
