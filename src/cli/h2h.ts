@@ -2,12 +2,15 @@ import { UsageError } from '../config.js';
 import { SpecError } from '../spec/load.js';
 import { type Command, EXIT, parse, stdio } from './command.js';
 import { contract } from './contract.js';
+import { diff } from './diff.js';
+import { docs } from './docs.js';
+import { lint } from './lint.js';
 import { mock } from './mock.js';
 import { probe } from './probe.js';
 import { validate } from './validate.js';
 
 /** Every command, by name: the whole CLI in one place. */
-export const COMMANDS: readonly Command[] = [contract, probe, mock, validate];
+export const COMMANDS: readonly Command[] = [contract, probe, mock, validate, docs, lint, diff];
 
 function topHelp(): string {
   return `h2h: contract testing and monitoring of the H2H member-invitation API

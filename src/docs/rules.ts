@@ -1,10 +1,11 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Spec } from '../spec/load.js';
+import { Spec, SpecError } from '../spec/load.js';
+import { derefIn } from '../spec/raw.js';
 import { CLAUSE_IDS, METHODS } from '../spec/types.js';
 
 /** One broken rule of the document, with where it broke. */
 export interface LintProblem {
-  rule: 'both-methods' | 'unique-aliases' | 'clauses-attached' | 'examples-valid';
+  rule: 'both-methods' | 'unique-aliases' | 'clauses-attached' | 'examples-valid' | 'config-off-explained';
   at: string;
   message: string;
 }
@@ -15,15 +16,37 @@ function ext<T>(obj: object, key: string): T | undefined {
   return (obj as Record<string, unknown>)[key] as T | undefined;
 }
 
-/** The toolkit's own rules on openapi.yaml, beside Redocly's. */
-export function lintDocument(spec: Spec): LintProblem[] {
-  return [...bothMethods(spec), ...uniqueAliases(spec), ...clausesAttached(spec), ...examplesValid(spec)];
+/**
+ * The toolkit's own rules on openapi.yaml, beside Redocly's. The structural rules read the raw document, so they
+ * report even when it cannot be compiled; the example rule needs the compiled validators.
+ */
+export function lintDocument(doc: OpenAPIV3_1.Document, source = 'openapi.yaml'): LintProblem[] {
+  const deref = <T>(v: unknown): T => (derefIn<T>(doc, v) ?? {}) as T;
+  const raw = [...bothMethods(doc, deref), ...uniqueAliases(doc, deref), ...clausesAttached(doc)];
+  let spec: Spec;
+  try {
+    spec = new Spec(doc, source);
+  } catch (err) {
+    if (!(err instanceof SpecError)) throw err;
+    return raw.length
+      ? raw
+      : [{ rule: 'both-methods', at: source, message: `the document cannot be loaded: ${err.message}` }];
+  }
+  return [...raw, ...examplesValid(spec)];
 }
 
+type Deref = <T>(v: unknown) => T;
+const OPS = (doc: OpenAPIV3_1.Document): [string, string, OpenAPIV3_1.OperationObject][] =>
+  Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    (['get', 'post'] as const).flatMap((m) =>
+      item?.[m] ? [[path, m.toUpperCase(), item[m]] as [string, string, OpenAPIV3_1.OperationObject]] : [],
+    ),
+  );
+
 /** Every path has GET and POST with the same parameters, aliases and required flags. */
-function bothMethods(spec: Spec): LintProblem[] {
+function bothMethods(doc: OpenAPIV3_1.Document, deref: Deref): LintProblem[] {
   const out: LintProblem[] = [];
-  for (const [path, item] of Object.entries(spec.doc.paths ?? {})) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
       if (!item?.[method.toLowerCase() as 'get' | 'post']) {
         out.push({ rule: 'both-methods', at: path, message: `${path} has no ${method}` });
@@ -34,7 +57,7 @@ function bothMethods(spec: Spec): LintProblem[] {
     if (!get || !post) continue;
     const query = new Map<string, { aliases: string[]; required: boolean }>();
     for (const p of get.parameters ?? []) {
-      const param = spec.deref<OpenAPIV3_1.ParameterObject>(p);
+      const param = deref<OpenAPIV3_1.ParameterObject>(p);
       if (param.in !== 'query') {
         out.push({
           rule: 'both-methods',
@@ -47,8 +70,8 @@ function bothMethods(spec: Spec): LintProblem[] {
         required: param.required === true,
       });
     }
-    const body = spec.deref<OpenAPIV3_1.RequestBodyObject>(post.requestBody ?? { content: {} });
-    const schema = spec.deref<Schema>(body.content['application/json']?.schema ?? {});
+    const body = deref<OpenAPIV3_1.RequestBodyObject>(post.requestBody ?? { content: {} });
+    const schema = deref<Schema>(body.content?.['application/json']?.schema ?? {});
     const required = new Set(schema.required ?? []);
     const props = Object.entries(schema.properties ?? {});
     for (const [name, prop] of props) {
@@ -82,17 +105,18 @@ function bothMethods(spec: Spec): LintProblem[] {
 }
 
 /** Within an operation, every parameter name and alias is used once. */
-function uniqueAliases(spec: Spec): LintProblem[] {
+function uniqueAliases(doc: OpenAPIV3_1.Document, deref: Deref): LintProblem[] {
   const out: LintProblem[] = [];
-  for (const info of spec.operations.values()) {
+  for (const [path, method, op] of OPS(doc)) {
+    if (method !== 'GET') continue;
     const owner = new Map<string, string>();
-    for (const p of info.params) {
-      for (const name of [p.name, ...p.aliases]) {
+    for (const p of op.parameters ?? []) {
+      const param = deref<OpenAPIV3_1.ParameterObject>(p);
+      for (const name of [param.name, ...(ext<string[]>(param, 'x-aliases') ?? [])]) {
         const prev = owner.get(name);
-        if (prev !== undefined) {
-          out.push({ rule: 'unique-aliases', at: info.path, message: `${name} names both ${prev} and ${p.name}` });
-        }
-        owner.set(name, p.name);
+        if (prev !== undefined)
+          out.push({ rule: 'unique-aliases', at: path, message: `${name} names both ${prev} and ${param.name}` });
+        owner.set(name, param.name);
       }
     }
   }
@@ -100,8 +124,8 @@ function uniqueAliases(spec: Spec): LintProblem[] {
 }
 
 /** Every clause id is attached (x-clauses) to at least one operation. */
-function clausesAttached(spec: Spec): LintProblem[] {
-  const attached = new Set([...spec.operations.values()].flatMap((o) => o.clauses));
+function clausesAttached(doc: OpenAPIV3_1.Document): LintProblem[] {
+  const attached = new Set(OPS(doc).flatMap(([, , op]) => ext<string[]>(op, 'x-clauses') ?? []));
   return CLAUSE_IDS.filter((id) => !attached.has(id)).map((id) => ({
     rule: 'clauses-attached' as const,
     at: 'paths',

@@ -4,6 +4,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { parse } from 'yaml';
+import { derefIn } from './raw.js';
 import {
   type ClauseId,
   type Drift,
@@ -169,20 +170,12 @@ export class Spec {
     return info;
   }
 
-  /** Resolves a local `$ref` (`#/components/...`) in this document. */
+  /** Resolves a local `$ref` (`#/components/...`) in this document; a dangling one is a SpecError. */
   deref<T extends object>(value: T | Ref): T {
-    let cur: unknown = value;
-    for (let hops = 0; isRef(cur); hops++) {
-      if (hops > 20) throw new SpecError(`${this.source}: $ref cycle at ${cur.$ref}`);
-      const ref = cur.$ref;
-      if (!ref.startsWith('#/')) throw new SpecError(`${this.source}: only local $ref is supported, got ${ref}`);
-      cur = ref
-        .slice(2)
-        .split('/')
-        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], this.doc);
-      if (cur === undefined) throw new SpecError(`${this.source}: $ref ${ref} points at nothing`);
-    }
-    return cur as T;
+    const out = derefIn<T>(this.doc, value);
+    if (out === undefined)
+      throw new SpecError(`${this.source}: $ref ${isRef(value) ? value.$ref : ''} points at nothing`);
+    return out;
   }
 
   private readOperation(endpoint: Endpoint, path: string, item: OpenAPIV3_1.PathItemObject): OperationInfo {

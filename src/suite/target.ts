@@ -58,7 +58,11 @@ export async function discover(target: Target): Promise<TargetData> {
   );
   // Prefer a record of a past date (not the newest date seen, which may still be growing) that shares its
   // date with the most records, so that date filters and GET/POST comparisons have several stable records.
-  const newest = records.reduce((max, r) => (String(r.date) > max ? String(r.date) : max), '');
+  const newest =
+    records
+      .map((r) => String(r.date))
+      .sort()
+      .pop() ?? '';
   const count = (d: string): number => records.filter((r) => r.date === d).length;
   const past = records
     .filter((r) => String(r.date) < newest)

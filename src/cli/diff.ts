@@ -1,0 +1,38 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { readYamlFile, UsageError } from '../config.js';
+import { diffDocuments } from '../docs/diff.js';
+import { type Command, EXIT } from './command.js';
+
+function readDoc(path: string): OpenAPIV3_1.Document {
+  const doc = readYamlFile(path, 'document') as OpenAPIV3_1.Document | null;
+  if (!doc || typeof doc !== 'object' || !String(doc.openapi ?? '').startsWith('3.'))
+    throw new UsageError(`${path} is not an OpenAPI 3 document`);
+  return doc;
+}
+
+export const diff: Command = {
+  name: 'diff',
+  summary: 'list what a change of openapi.yaml breaks for existing clients',
+  usage: 'h2h diff OLD.yaml NEW.yaml [--json]',
+  help: `Breaking: a removed endpoint, method, parameter or alias; a parameter added as required or made required;
+a parameter's type changed, its enum narrowed, its pattern changed or its maxLength lowered; a response field
+removed, its type changed, made optional, or given new enum values. Safe: the opposite of each, and additions.
+
+  --json   print the changes as JSON
+
+Exit: 0 nothing breaks, 1 something breaks, 2 a file is missing or is not an OpenAPI document.`,
+  options: { json: { type: 'boolean' } },
+  positionals: [2, 2],
+  async run(values, [oldPath = '', newPath = ''], io) {
+    const changes = diffDocuments(readDoc(oldPath), readDoc(newPath));
+    const breaking = changes.filter((c) => c.kind === 'breaking');
+    const safe = changes.filter((c) => c.kind === 'safe');
+    if (values.json) io.out(JSON.stringify({ breaking, safe }, null, 2));
+    else {
+      io.out(`h2h diff: ${breaking.length} breaking, ${safe.length} safe change(s)`);
+      for (const c of breaking) io.out(`  BREAKING ${c.at}: ${c.what}`);
+      for (const c of safe) io.out(`  safe     ${c.at}: ${c.what}`);
+    }
+    return breaking.length ? EXIT.VIOLATED : EXIT.OK;
+  },
+};

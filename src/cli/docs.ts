@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { buildDocs } from '../docs/build.js';
+import { loadSpec } from '../spec/load.js';
+import { type Command, EXIT, strFlag } from './command.js';
+
+export const docs: Command = {
+  name: 'docs',
+  summary: 'write the API reference (index.html, API.md) from openapi.yaml',
+  usage: 'h2h docs [--out DIR]',
+  help: `Writes DIR/index.html (Redoc via @redocly/cli build-docs, its bundle inlined: it opens with no network)
+and DIR/API.md (Markdown from the toolkit's own code), with every endpoint, both methods, every alias, the
+response fields, the examples, the assumptions (x-assumption) and the contract clauses (x-clauses). The same
+document gives the same bytes.
+
+  --out DIR   default reports/docs`,
+  options: { out: { type: 'string' } },
+  async run(values, _pos, io) {
+    const out = resolve(strFlag(values, 'out') ?? 'reports/docs');
+    const r = buildDocs(loadSpec(), out);
+    io.out(`h2h docs: wrote ${r.html} and ${r.markdown}`);
+    return EXIT.OK;
+  },
+};

@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { readYamlFile, UsageError } from '../config.js';
+import { offRulesExplained } from '../docs/config-rules.js';
+import { ROOT, redocly } from '../docs/redocly.js';
+import { type LintProblem, lintDocument } from '../docs/rules.js';
+import { DEFAULT_SPEC_PATH } from '../spec/load.js';
+import { type Command, EXIT } from './command.js';
+
+export const lint: Command = {
+  name: 'lint',
+  summary: "lint openapi.yaml: Redocly's rules and the toolkit's own",
+  usage: 'h2h lint [FILE]',
+  help: `Runs \`redocly lint\` with the committed redocly.yaml (where every rule switched off says why), then the
+toolkit's rules: every path has GET and POST with the same parameters and aliases; every alias is unique in its
+operation; every clause id is attached (x-clauses) to an operation; every example validates against its schema.
+
+FILE defaults to openapi.yaml. Exit: 0 clean, 1 a rule broke (each printed with where and why), 2 no such file.`,
+  options: {},
+  positionals: [0, 1],
+  async run(_values, [file], io) {
+    const path = resolve(file ?? DEFAULT_SPEC_PATH);
+    if (!existsSync(path)) throw new UsageError(`${path}: no such file`);
+    const problems: LintProblem[] = [];
+    const r = redocly(['lint', path, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish']);
+    const redoclyOk = r.status === 0;
+    io.out(`redocly lint: ${redoclyOk ? 'no errors' : 'ERRORS'}`);
+    if (!redoclyOk) io.out(r.output);
+    const doc = readYamlFile(path, 'document');
+    if (!doc || typeof doc !== 'object') throw new UsageError(`${path} is not an OpenAPI document`);
+    problems.push(...lintDocument(doc as OpenAPIV3_1.Document, path));
+    problems.push(...offRulesExplained(readFileSync(join(ROOT, 'redocly.yaml'), 'utf8')));
+    for (const p of problems) io.out(`FAIL ${p.rule} ${p.at}: ${p.message}`);
+    io.out(`toolkit rules: ${problems.length === 0 ? 'no problems' : `${problems.length} problem(s)`}`);
+    return redoclyOk && problems.length === 0 ? EXIT.OK : EXIT.VIOLATED;
+  },
+};

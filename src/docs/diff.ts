@@ -1,0 +1,179 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { derefIn } from '../spec/raw.js';
+
+/** One change between two versions of the document, as client developers see it. */
+export interface Change {
+  kind: 'breaking' | 'safe';
+  what: string;
+  at: string;
+}
+
+type Schema = OpenAPIV3_1.SchemaObject;
+type Node = Record<string, unknown>;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** A document with local $ref resolution; nothing else assumed, so any version of it can be compared. */
+class Doc {
+  constructor(readonly doc: OpenAPIV3_1.Document) {}
+  deref<T>(v: unknown): T {
+    return (derefIn<T>(this.doc, v) ?? {}) as T;
+  }
+  /** Parameters of an operation: name -> aliases, required, schema. */
+  params(op: OpenAPIV3_1.OperationObject): Map<string, { aliases: string[]; required: boolean; schema: Schema }> {
+    const out = new Map<string, { aliases: string[]; required: boolean; schema: Schema }>();
+    for (const p of op.parameters ?? []) {
+      const param = this.deref<OpenAPIV3_1.ParameterObject>(p);
+      out.set(param.name, {
+        aliases: ((param as unknown as Node)['x-aliases'] as string[] | undefined) ?? [],
+        required: param.required === true,
+        schema: this.deref<Schema>(param.schema ?? {}),
+      });
+    }
+    const body = op.requestBody ? this.deref<OpenAPIV3_1.RequestBodyObject>(op.requestBody) : undefined;
+    const schema = this.deref<Schema>(body?.content?.['application/json']?.schema ?? {});
+    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+      if (out.has(name)) continue;
+      out.set(name, {
+        aliases: ((prop as Node)['x-aliases'] as string[] | undefined) ?? [],
+        required: (schema.required ?? []).includes(name),
+        schema: this.deref<Schema>(prop),
+      });
+    }
+    return out;
+  }
+  /** Response fields of a successful answer: path -> {type, required, enum}, through $ref, allOf, oneOf (ok:true branch) and items. */
+  fields(op: OpenAPIV3_1.OperationObject): Map<string, { type: string; required: boolean; values?: string[] }> {
+    const out = new Map<string, { type: string; required: boolean; values?: string[] }>();
+    const res = this.deref<OpenAPIV3_1.ResponseObject>(op.responses?.['200'] ?? {});
+    let schema = this.deref<Schema>(res.content?.['application/json']?.schema ?? {});
+    const success = schema.oneOf
+      ?.map((b) => this.deref<Schema>(b))
+      .find((b) =>
+        this.collect(b)
+          .props.get('ok')
+          ?.some((p) => this.deref<Schema>(p).const === true),
+      );
+    if (success) schema = success;
+    this.walk(schema, '$', out);
+    return out;
+  }
+  private collect(s: Schema): { props: Map<string, Schema[]>; required: Set<string> } {
+    const x = this.deref<Schema>(s);
+    const props = new Map<string, Schema[]>();
+    const required = new Set(x.required ?? []);
+    for (const sub of x.allOf ?? []) {
+      const c = this.collect(sub as Schema);
+      for (const [k, v] of c.props) props.set(k, [...(props.get(k) ?? []), ...v]);
+      for (const r of c.required) required.add(r);
+    }
+    for (const [k, v] of Object.entries(x.properties ?? {})) props.set(k, [...(props.get(k) ?? []), v as Schema]);
+    return { props, required };
+  }
+  private walk(
+    s: Schema,
+    path: string,
+    out: Map<string, { type: string; required: boolean; values?: string[] }>,
+  ): void {
+    const { props, required } = this.collect(s);
+    for (const [name, defs] of props) {
+      const merged = defs.map((d) => this.deref<Schema>(d));
+      const type =
+        merged.map((d) => (d.type ? String(d.type) : d.const !== undefined ? typeof d.const : '')).find(Boolean) ??
+        'any';
+      const values = merged.map((d) => d.enum?.map(String)).find(Boolean);
+      const p = `${path}.${name}`;
+      out.set(p, { type, required: required.has(name), ...(values ? { values } : {}) });
+      const last = merged[merged.length - 1] as Schema;
+      const nested = last.type === 'array' && 'items' in last && last.items ? this.deref<Schema>(last.items) : last;
+      if (nested.properties || nested.allOf) this.walk(nested, `${p}${last.type === 'array' ? '[]' : ''}`, out);
+    }
+  }
+}
+
+const typeOf = (s: Schema): string => String(s.type ?? (s.const !== undefined ? typeof s.const : 'any'));
+
+/** Breaking and safe changes from OLD to NEW, for clients of the API. */
+export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.Document): Change[] {
+  const a = new Doc(oldDoc);
+  const b = new Doc(newDoc);
+  const out: Change[] = [];
+  const add = (kind: Change['kind'], at: string, what: string): void => {
+    out.push({ kind, at, what });
+  };
+  const oldPaths = oldDoc.paths ?? {};
+  const newPaths = newDoc.paths ?? {};
+  for (const path of Object.keys(newPaths)) if (!(path in oldPaths)) add('safe', path, 'endpoint added');
+  for (const [path, oldItem] of Object.entries(oldPaths)) {
+    const newItem = newPaths[path];
+    if (!newItem) {
+      add('breaking', path, 'endpoint removed');
+      continue;
+    }
+    for (const m of METHODS) {
+      const o = oldItem?.[m];
+      const n = newItem[m];
+      const at = `${m.toUpperCase()} ${path}`;
+      if (o && !n) add('breaking', at, 'method removed');
+      if (!o && n) add('safe', at, 'method added');
+      if (!o || !n) continue;
+      const op = a.params(o);
+      const np = b.params(n);
+      for (const [name, q] of np) {
+        const p = op.get(name);
+        if (!p)
+          add(
+            q.required ? 'breaking' : 'safe',
+            at,
+            `parameter ${name} added${q.required ? ' as required' : ' (optional)'}`,
+          );
+      }
+      for (const [name, p] of op) {
+        const q = np.get(name);
+        if (!q) {
+          add('breaking', at, `parameter ${name} removed`);
+          continue;
+        }
+        for (const alias of p.aliases)
+          if (!q.aliases.includes(alias)) add('breaking', at, `alias ${alias} of ${name} removed`);
+        for (const alias of q.aliases)
+          if (!p.aliases.includes(alias)) add('safe', at, `alias ${alias} of ${name} added`);
+        if (!p.required && q.required) add('breaking', at, `parameter ${name} made required`);
+        if (p.required && !q.required) add('safe', at, `parameter ${name} made optional`);
+        if (typeOf(p.schema) !== typeOf(q.schema))
+          add('breaking', at, `parameter ${name} type changed from ${typeOf(p.schema)} to ${typeOf(q.schema)}`);
+        const pe = p.schema.enum?.map(String);
+        const qe = q.schema.enum?.map(String);
+        if (pe && qe) {
+          const gone = pe.filter((v) => !qe.includes(v));
+          const added = qe.filter((v) => !pe.includes(v));
+          if (gone.length)
+            add('breaking', at, `parameter ${name} enum narrowed: ${gone.join(', ')} no longer accepted`);
+          if (added.length) add('safe', at, `parameter ${name} enum widened: ${added.join(', ')} accepted`);
+        } else if (!pe && qe) add('breaking', at, `parameter ${name} restricted to ${qe.join(', ')}`);
+        if (p.schema.pattern !== q.schema.pattern && q.schema.pattern)
+          add('breaking', at, `parameter ${name} pattern changed to ${q.schema.pattern}`);
+        if ((q.schema.maxLength ?? Number.POSITIVE_INFINITY) < (p.schema.maxLength ?? Number.POSITIVE_INFINITY))
+          add('breaking', at, `parameter ${name} maxLength lowered to ${q.schema.maxLength}`);
+      }
+      const of = a.fields(o);
+      const nf = b.fields(n);
+      for (const [path2, f] of of) {
+        const g = nf.get(path2);
+        if (!g) {
+          add('breaking', at, `response field ${path2} removed`);
+          continue;
+        }
+        if (f.type !== g.type) add('breaking', at, `response field ${path2} type changed from ${f.type} to ${g.type}`);
+        if (f.required && !g.required) add('breaking', at, `response field ${path2} no longer always present`);
+        if (f.values && g.values) {
+          const added = g.values.filter((v) => !f.values?.includes(v));
+          const gone = f.values.filter((v) => !g.values?.includes(v));
+          if (added.length) add('breaking', at, `response field ${path2} may now carry ${added.join(', ')}`);
+          if (gone.length) add('safe', at, `response field ${path2} enum narrowed: ${gone.join(', ')} no longer sent`);
+        }
+      }
+      for (const path2 of nf.keys()) if (!of.has(path2)) add('safe', at, `response field ${path2} added`);
+    }
+  }
+  return out;
+}
