@@ -7,6 +7,7 @@ import { playwrightTarget } from '../src/suite/playwright-target.ts';
 import {
   type Area,
   buildScenarios,
+  isPlainOpenApi,
   planWrites,
   runContext,
   type Scenario,
@@ -18,7 +19,9 @@ const spec = loadSpec();
 const cfg = configFromEnv();
 registerSecret(cfg.apiKey);
 const data = JSON.parse(process.env.H2H_TARGET_DATA ?? '{"seen":0}') as TargetData;
-const all = buildScenarios(spec, { allowWrites: cfg.allowWrites });
+const all = buildScenarios(spec, { allowWrites: cfg.allowWrites }).filter(
+  (s) => !cfg.canonicalOnly || isPlainOpenApi(s),
+);
 const over = planWrites(all, cfg.maxInvites).over;
 // One counter per worker process: the run id from the global setup plus the worker's own index.
 let newTrxId: (() => string) | undefined;

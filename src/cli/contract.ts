@@ -61,6 +61,8 @@ contract-summary.json and contract-summary.md. Flags win over the environment, w
   --max-invites N        cap on invite requests that could succeed, per run (H2H_MAX_INVITES; default 10)
   --trx-id ID            a known transaction for lookups (H2H_KNOWN_TRX_ID; default: the newest in history)
   --strict               drift (fields and statuses openapi.yaml does not name) fails the run (H2H_STRICT=1)
+  --canonical-only       only the requests plain OpenAPI can express (canonical names, valid values): for a
+                         validation proxy such as Prism between the suite and the target (H2H_CANONICAL_ONLY=1)
   --timeout D            per-request timeout, e.g. 10s or 500ms (H2H_TIMEOUT; default 10s)
   --reports-dir DIR      where reports go (H2H_REPORTS_DIR; default reports)
   --grep RE              run only the tests whose title matches, e.g. 'HIS-3'
@@ -82,6 +84,7 @@ unreachable target.`,
     'max-invites': { type: 'string' },
     'trx-id': { type: 'string' },
     strict: { type: 'boolean' },
+    'canonical-only': { type: 'boolean' },
     timeout: { type: 'string' },
     'reports-dir': { type: 'string' },
     grep: { type: 'string' },
@@ -103,6 +106,7 @@ unreachable target.`,
       maxInvites: flag('max-invites'),
       trxId: flag('trx-id'),
       strict: values.strict === true ? true : undefined,
+      canonicalOnly: values['canonical-only'] === true ? true : undefined,
       timeout: flag('timeout'),
       reportsDir: flag('reports-dir'),
       simulatorFault: flag('simulator-fault'),

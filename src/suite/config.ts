@@ -32,6 +32,8 @@ export interface ContractConfig {
   timeoutMs: number;
   /** Where reports go. @defaultValue 'reports' */
   reportsDir: string;
+  /** Run only the scenarios whose requests plain OpenAPI can express (for a validation proxy such as Prism). */
+  canonicalOnly: boolean;
   /** Options of the embedded simulator (self-tests and demos): a fault, a path prefix, a variant. */
   simulator: { fault?: FaultName; prefix?: string; variant?: 'reference' | 'legal' };
 }
@@ -98,6 +100,7 @@ export interface ContractFlags {
   maxInvites?: string;
   trxId?: string;
   strict?: boolean;
+  canonicalOnly?: boolean;
   timeout?: string;
   reportsDir?: string;
   simulatorFault?: string;
@@ -220,6 +223,7 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     maxInvites,
     ...(trx ? { knownTrxId: trx } : {}),
     strict: flags.strict ?? truthy(env.H2H_STRICT) ?? file.strict ?? false,
+    canonicalOnly: flags.canonicalOnly ?? truthy(env.H2H_CANONICAL_ONLY) ?? false,
     deviations,
     timeoutMs: timeoutRaw ? parseDuration(timeoutRaw, '--timeout') : DEFAULT_TIMEOUT_MS,
     reportsDir: resolve(flags.reportsDir ?? (env.H2H_REPORTS_DIR || undefined) ?? 'reports'),

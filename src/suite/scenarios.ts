@@ -46,6 +46,12 @@ export interface Scenario {
   writes: number;
   /** Order among writing scenarios when the cap cannot fit them all (lower runs first). */
   priority: number;
+  /**
+   * False when it sends a request that plain OpenAPI cannot call valid: an alias name, or a value it breaks on
+   * purpose (a missing key, a bad msisdn). Such scenarios stay out of a run through a validation proxy.
+   * @defaultValue true when `aliases` is empty
+   */
+  plainOpenApi?: boolean;
   /** Why it cannot run at all here (no history, writes not allowed), decided before it runs. */
   skip?: (data: TargetData) => string | undefined;
   run(ctx: RunContext): Promise<Verdict[]>;
@@ -91,13 +97,21 @@ function rename(params: Params, from: string, to: string): Params {
   return out;
 }
 
+/**
+ * Without writes, invites name this product, which no reseller sells: with the reused transaction ID that is a
+ * second guard against any charge, and the request stays valid for the document.
+ */
+export const READ_ONLY_PRODUCT = 'H2H-CONTRACT-NO-SUCH-PRODUCT';
+/** Without writes and without configured test numbers: a well-formed number for requests that cannot succeed. */
+export const PLACEHOLDER_MSISDN = '081200000000';
+
 function inviteParams(ctx: RunContext, trxId: string, msisdn?: string): Params {
   const t = ctx.target;
   return {
     api_key: t.apiKey,
     trx_id: trxId,
-    product_code: t.product ?? '',
-    msisdn: msisdn ?? forms(t.msisdns[0] ?? '').f08,
+    product_code: t.allowWrites ? (t.product ?? '') : READ_ONLY_PRODUCT,
+    msisdn: msisdn ?? forms(t.msisdns[0] ?? PLACEHOLDER_MSISDN).f08,
     ...(t.kind ? { kind: t.kind } : {}),
   };
 }
@@ -119,9 +133,9 @@ function sample(ctx: RunContext, endpoint: Endpoint, name: string, trxId: string
     case 'trx_id':
       return endpoint === 'invite-member' ? trxId : ctx.data.knownTrxId;
     case 'product_code':
-      return ctx.target.product;
+      return ctx.target.allowWrites ? ctx.target.product : READ_ONLY_PRODUCT;
     case 'msisdn':
-      return forms(ctx.target.msisdns[0] ?? '').f08;
+      return forms(ctx.target.msisdns[0] ?? PLACEHOLDER_MSISDN).f08;
     case 'name':
       return 'H2H Contract Test';
     case 'kind':
@@ -241,6 +255,7 @@ export function buildScenarios(spec: Spec, opts: { allowWrites: boolean }): Scen
           endpoint,
           methods: [method],
           aliases: label.endsWith('key') && label.includes('via') ? ['key'] : [],
+          plainOpenApi: label === 'wrong',
           writes: 0,
           priority: 0,
           skip: (data) => (invite ? needKnownTrx(data) : undefined),
@@ -518,6 +533,7 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
         endpoint: 'invite-member',
         methods: [method],
         aliases: name === 'msisdn' ? [] : [name],
+        plainOpenApi: false,
         writes: W ? 1 : 0,
         priority: 4,
         skip: safeSkip,
@@ -550,6 +566,7 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
         endpoint: 'invite-member',
         methods: [method],
         aliases: [],
+        plainOpenApi: false,
         writes: W ? 1 : 0,
         priority: 5,
         // Without trx_id nothing guards a broken target from charging: that case needs writes.
@@ -608,6 +625,11 @@ function addInvite(spec: Spec, add: (s: Scenario) => void, W: boolean): void {
       },
     });
   }
+}
+
+/** Whether every request of a scenario is one that plain OpenAPI can call valid (see Scenario.plainOpenApi). */
+export function isPlainOpenApi(s: Scenario): boolean {
+  return s.plainOpenApi ?? s.aliases.length === 0;
 }
 
 /** Which writing scenarios fit under the cap, most important first; the rest are skipped with a reason. */
