@@ -8,9 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../src/simulator/server.ts';
 import { loadSpec } from '../src/spec/load.ts';
-import { httpTarget, runScenario } from '../src/suite/run.ts';
-import { buildScenarios, planWrites, runContext } from '../src/suite/scenarios.ts';
-import { discover } from '../src/suite/target.ts';
+import { httpTarget } from '../src/suite/run.ts';
+import { simulatorSettings, sweep } from '../src/suite/sweep.ts';
 import { machineLine, median } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -21,20 +20,8 @@ async function reference(): Promise<number> {
   const t0 = performance.now();
   const spec = loadSpec();
   const sim = await startSimulator();
-  const s = sim.fixture.suite;
-  const target = httpTarget({
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    allowWrites: true,
-    product: s.product,
-    kind: s.kind,
-    msisdns: s.msisdns,
-  });
-  const data = await discover(target);
-  const ctx = runContext(target, data);
-  const scenarios = buildScenarios(spec, { allowWrites: true });
-  const over = planWrites(scenarios, s.max_invites).over;
-  for (const sc of scenarios) if (!sc.skip?.(data) && !over.has(sc.title)) await runScenario(spec, sc, ctx);
+  const settings = simulatorSettings(sim);
+  await sweep(spec, httpTarget(settings), { maxInvites: settings.maxInvites });
   await sim.close();
   return performance.now() - t0;
 }

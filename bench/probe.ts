@@ -2,13 +2,13 @@
 // per 1,000 checks beside blackbox_exporter's, in one run against the simulator with a fixed injected delay.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCheck } from '../src/probe/check.ts';
 import type { LogEntry } from '../src/simulator/server.ts';
 import { loadSpec } from '../src/spec/load.ts';
+import { freePort } from '../test/helpers.ts';
 import { machineLine, median } from './machine.ts';
 
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
@@ -17,14 +17,6 @@ const CPU_CHECKS = 1000;
 const CONCURRENCY = 10;
 const bin = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));
 const CLK_TCK = 100; // Linux USER_HZ
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 function procCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

@@ -59,6 +59,8 @@ describe('the docs page in a real browser, offline', () => {
     let text = '';
     let last = -1;
     for (let i = 0; i < 300; i++) {
+      // innerText, not textContent: only what is rendered, as a reader sees it.
+      // biome-ignore lint/performance/useDomNodeTextContent: visibility is the point
       text += await page.evaluate(() => document.body.innerText);
       const y = await page.evaluate(() => {
         window.scrollBy(0, 800);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Endpoint, Exchange, Method, Params } from '../src/spec/types.ts';
 
@@ -88,13 +89,7 @@ export function startCli(
     let out = '';
     let err = '';
     let done = false;
-    const stop = (): Promise<void> =>
-      new Promise((r) => {
-        if (child.exitCode !== null || child.signalCode !== null) return r();
-        child.once('exit', () => r());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      });
+    const stop = (): Promise<void> => stopChild(child);
     const timer = setTimeout(() => {
       if (done) return;
       done = true;
@@ -176,4 +171,24 @@ export async function everyByteWritten(dir: string): Promise<Map<string, Buffer>
     for (const [name, data] of await unzip(Buffer.from(m[1], 'base64'))) files.set(`${p}!${name}`, data);
   }
   return files;
+}
+
+/** A port free on 127.0.0.1 right now, for a server that must be told its port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL after 5 s; resolves when it has exited. */
+export function stopChild(child: ChildProcess | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
 }

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import type { ContractSummary } from '../src/suite/reporter.ts';
-import { ROOT, runCli } from './helpers.ts';
+import { freePort, ROOT, runCli, stopChild } from './helpers.ts';
 
 // An independent cross-check: Stoplight Prism's validation proxy (`prism proxy openapi.yaml <simulator> --errors`)
 // between the read-only contract suite and the simulator. Prism validates every request and response against
@@ -20,15 +19,6 @@ import { ROOT, runCli } from './helpers.ts';
 // key, INV-3 (bad msisdn) and INV-4 (missing parameters, bad kind). Read-only: no invite can succeed.
 
 const PRISM = join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('Prism validation proxy between the suite and the simulator', () => {
   let sim: Simulator;
@@ -61,12 +51,7 @@ describe('Prism validation proxy between the suite and the simulator', () => {
   });
 
   after(async () => {
-    await new Promise<void>((r) => {
-      if (!prism || prism.exitCode !== null) return r();
-      prism.once('exit', () => r());
-      prism.kill('SIGTERM');
-      setTimeout(() => prism.kill('SIGKILL'), 5000).unref();
-    });
+    await stopChild(prism);
     await sim?.close();
   });
 

@@ -9,8 +9,9 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Gauge } from 'prom-client';
-import { type Reason, runCheck } from '../src/probe/check.ts';
+import { REASONS, type Reason, runCheck } from '../src/probe/check.ts';
 import { PROBE_DEFAULTS, type ProbeConfig } from '../src/probe/config.ts';
+import { PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
@@ -285,20 +286,8 @@ describe('the running probe', () => {
     const allowed = new Set<string>([
       'sim',
       ...READ_ONLY_ENDPOINTS,
-      'timeout',
-      'connect',
-      'tls',
-      'http_status',
-      'content_type',
-      'body_too_large',
-      'json_parse',
-      'envelope',
-      'schema',
-      'refused',
-      'clause',
-      'connect',
-      'first_byte',
-      'body',
+      ...REASONS,
+      ...Object.values(PHASES),
       ...CLAUSE_IDS,
     ]);
     for (const m of text.matchAll(/^(h2h_\w+)\{([^}]*)\}/gm)) {

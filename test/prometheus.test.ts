@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { READ_ONLY_ENDPOINTS } from '../src/spec/types.ts';
-import { ROOT, type Running, startCli } from './helpers.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, ROOT, type Running, startCli, stopChild } from './helpers.ts';
 
 interface Sample {
   metric: Record<string, string>;
@@ -92,12 +81,7 @@ describe('end to end: simulator, probe and a real Prometheus', () => {
   });
 
   after(async () => {
-    await new Promise<void>((r) => {
-      if (!prom || prom.exitCode !== null) return r();
-      prom.once('exit', () => r());
-      prom.kill('SIGTERM');
-      setTimeout(() => prom.kill('SIGKILL'), 5000).unref();
-    });
+    await stopChild(prom);
     await probe?.stop();
     await sim?.close();
   });

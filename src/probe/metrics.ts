@@ -15,7 +15,8 @@ const PROMTOOL_FLAGGED = [
   'nodejs_active_resources_total',
 ];
 
-const PHASES = { connect: 'connect', tls: 'tls', firstByte: 'first_byte', body: 'body' } as const;
+/** The `phase` label of each measured phase of a check. */
+export const PHASES = { connect: 'connect', tls: 'tls', firstByte: 'first_byte', body: 'body' } as const;
 
 /**
  * The probe's metrics, in a registry of its own. Labels are `target` (a configured name), `endpoint`,

@@ -62,35 +62,9 @@ export function findingLine(f: Finding): string {
   return redact(`${f.clause} [${at}] ${f.path}: expected ${f.expected}, got ${f.actual}`);
 }
 
-/** The record of a scenario that did not run, and why. */
-export function skippedRecord(scenario: Scenario, reason: string): ResultRecord {
+/** The record of a scenario before it runs: passed until a finding says otherwise. */
+function newRecord(scenario: Scenario): ResultRecord {
   return {
-    title: scenario.title,
-    status: 'skipped',
-    skipReason: reason,
-    clauses: scenario.clauses,
-    endpoint: scenario.endpoint,
-    methods: scenario.methods,
-    aliases: scenario.aliases,
-    findings: [],
-    warned: [],
-    drift: [],
-    flaky: [],
-    exchanges: [],
-  };
-}
-
-/**
- * Runs a scenario and decides the test: findings of clauses marked as known deviations are warnings; drift
- * fails only a strict run; a transport error that survived its retry fails the test as such.
- */
-export async function executeScenario(
-  spec: Spec,
-  scenario: Scenario,
-  ctx: RunContext,
-  cfg: ContractConfig,
-): Promise<Verdict> {
-  const record: ResultRecord = {
     title: scenario.title,
     status: 'passed',
     clauses: scenario.clauses,
@@ -103,6 +77,24 @@ export async function executeScenario(
     flaky: [],
     exchanges: [],
   };
+}
+
+/** The record of a scenario that did not run, and why. */
+export function skippedRecord(scenario: Scenario, reason: string): ResultRecord {
+  return { ...newRecord(scenario), status: 'skipped', skipReason: reason };
+}
+
+/**
+ * Runs a scenario and decides the test: findings of clauses marked as known deviations are warnings; drift
+ * fails only a strict run; a transport error that survived its retry fails the test as such.
+ */
+export async function executeScenario(
+  spec: Spec,
+  scenario: Scenario,
+  ctx: RunContext,
+  cfg: ContractConfig,
+): Promise<Verdict> {
+  const record = newRecord(scenario);
   const failures: string[] = [];
   try {
     const outcome = await runScenario(spec, scenario, ctx);

@@ -5,6 +5,7 @@ import { loadSpec } from '../spec/load.js';
 import { configEnv, configFromEnv } from './config.js';
 import { httpTarget } from './run.js';
 import { buildScenarios, newRunId, planWrites } from './scenarios.js';
+import { simulatorSettings } from './sweep.js';
 import { discover, type TargetData } from './target.js';
 
 /**
@@ -22,17 +23,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       variant: cfg.simulator.variant ?? 'reference',
     });
     close = () => sim.close();
-    const s = sim.fixture.suite;
-    cfg = {
-      ...cfg,
-      baseUrl: sim.url,
-      apiKey: sim.apiKey,
-      allowWrites: true,
-      product: s.product,
-      kind: s.kind,
-      msisdns: s.msisdns,
-      maxInvites: s.max_invites,
-    };
+    const settings = simulatorSettings(sim);
+    cfg = { ...cfg, ...settings, msisdns: [...settings.msisdns] };
     console.log(
       `h2h contract: embedded simulator at ${sim.url}${cfg.simulator.fault ? ` with fault ${cfg.simulator.fault}` : ''}`,
     );
