@@ -40,6 +40,14 @@ describe('h2h docs', () => {
     assert.ok(!/<script[^>]+src="https?:/.test(html), 'no script from the network: the bundle is inlined');
   });
 
+  it('exits 2 with a clear message when --out cannot be written', async () => {
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'x');
+    const r = await runCli(['docs', '--out', join(file, 'docs')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--out .*a-file\/docs: cannot write there \(ENOTDIR\)/);
+  });
+
   it('API.md holds every endpoint, both methods, every alias, every clause and every assumption', async () => {
     const out = join(tmp, 'docs-md');
     await runCli(['docs', '--out', out]);

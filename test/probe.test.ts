@@ -18,7 +18,7 @@ import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { loadSpec } from '../src/spec/load.ts';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/spec/types.ts';
-import { ROOT, runCli, startCli } from './helpers.ts';
+import { freePort, ROOT, runCli, startCli } from './helpers.ts';
 
 const spec = loadSpec();
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-probe-'));
@@ -190,25 +190,22 @@ describe('the running probe', () => {
   const KEY = 'PROBE-CANARY-9d41e7-KEY';
   before(async () => {
     sim = await startSimulator({ apiKey: KEY });
-    probe = await startCli(
+    // Two targets from a config file, keys from the environment: the simulator, and a port nobody listens on.
+    const config = join(tmp, 'probe.yaml');
+    writeFileSync(
+      config,
       [
-        'probe',
-        '--base-url',
-        sim.url,
-        '--name',
-        'sim',
-        '--schedule',
-        '* * * * * *',
-        '--timeout',
-        '500ms',
-        '--listen',
-        '127.0.0.1:0',
-        '--log-format',
-        'json',
-      ],
-      /^H2H_PROBE_URL=(\S+)$/m,
-      { H2H_API_KEY: KEY },
+        "schedule: '* * * * * *'",
+        'timeout: 500ms',
+        'listen: 127.0.0.1:0',
+        'log_format: json',
+        'targets:',
+        `  - {name: sim, base_url: '${sim.url}', api_key_env: H2H_SIM_KEY}`,
+        `  - {name: down, base_url: 'http://127.0.0.1:${await freePort()}', api_key_env: H2H_SIM_KEY}`,
+        '',
+      ].join('\n'),
     );
+    probe = await startCli(['probe', '--config', config], /^H2H_PROBE_URL=(\S+)$/m, { H2H_SIM_KEY: KEY });
   });
   after(async () => {
     await probe.stop();
@@ -274,6 +271,27 @@ describe('the running probe', () => {
     });
   }
 
+  it('a refused connection (the down target) records connect on every cycle, beside the healthy target', async () => {
+    const before = value(
+      await metrics(),
+      'h2h_probe_failures_total',
+      'target="down",endpoint="saldo-user",reason="connect"',
+    );
+    await until(
+      'connect recorded twice more',
+      async () =>
+        value(await metrics(), 'h2h_probe_failures_total', 'target="down",endpoint="saldo-user",reason="connect"') >=
+        before + 2,
+    );
+    const m = await metrics();
+    assert.equal(value(m, 'h2h_probe_success', 'target="down",endpoint="history-transaksi"'), 0);
+    assert.equal(value(m, 'h2h_probe_success', 'target="sim",endpoint="history-transaksi"'), 1);
+    assert.ok(
+      value(m, 'h2h_probe_skipped_total', 'target="down",endpoint="cek-trx-id"') >= 2,
+      'no transaction to look up: skipped, counted',
+    );
+  });
+
   it('recovers when the fault is gone', async () => {
     await until(
       'success again',
@@ -285,6 +303,7 @@ describe('the running probe', () => {
     const text = await (await fetch(`${probe.url}/metrics`)).text();
     const allowed = new Set<string>([
       'sim',
+      'down',
       ...READ_ONLY_ENDPOINTS,
       ...REASONS,
       ...Object.values(PHASES),
@@ -317,7 +336,7 @@ describe('the running probe', () => {
     assert.ok(logLines.length >= 6, 'one JSON line per failed check');
     const line = JSON.parse(logLines[0] ?? '{}') as Record<string, unknown>;
     assert.deepEqual(Object.keys(line).slice(0, 3), ['time', 'level', 'msg']);
-    assert.equal(line.target, 'sim');
+    assert.ok(['sim', 'down'].includes(String(line.target)), String(line.target));
   });
 
   it('serves OpenMetrics when asked, Prometheus text otherwise; promtool finds nothing to say', async () => {

@@ -1,4 +1,6 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { UsageError } from '../config.js';
 import { buildDocs } from '../docs/build.js';
 import { loadSpec } from '../spec/load.js';
 import { type Command, EXIT, strFlag } from './command.js';
@@ -16,6 +18,14 @@ document gives the same bytes.
   options: { out: { type: 'string' } },
   async run(values, _pos, io) {
     const out = resolve(strFlag(values, 'out') ?? 'reports/docs');
+    try {
+      mkdirSync(out, { recursive: true });
+      accessSync(out, constants.W_OK);
+    } catch (err) {
+      throw new UsageError(
+        `--out ${out}: cannot write there (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
+    }
     const r = buildDocs(loadSpec(), out);
     io.out(`h2h docs: wrote ${r.html} and ${r.markdown}`);
     return EXIT.OK;

@@ -144,11 +144,6 @@ export class Spec {
     return validate;
   }
 
-  /** The validator of any component schema, for callers outside the request/response pair. */
-  schemaValidator(component: string): ValidateFunction {
-    return this.compile(this.responseAjv, component);
-  }
-
   /**
    * Validation errors of a value against an inline schema of the document (a media type's `oneOf`, a
    * parameter's schema), its local `$ref`s resolved against the document. Compiled once per schema object.
@@ -316,15 +311,6 @@ export class Spec {
     };
     walk(body, this.deref<Schema>({ $ref: `#/components/schemas/${schemaName}` }), '$');
     return [...found.values()];
-  }
-
-  /** Every status value the document names (success and refusal). */
-  knownStatuses(): string[] {
-    const statusOf = (name: string): string[] => {
-      const status = this.resolve({ $ref: `#/components/schemas/${name}` }).properties.get('status');
-      return status ? (this.resolve(status).knownValues ?? []) : [];
-    };
-    return [...statusOf('Success'), ...statusOf('Refusal')];
   }
 
   /** Properties, items and known values of a schema, through `$ref` and `allOf`. */
