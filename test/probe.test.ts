@@ -403,7 +403,13 @@ describe('probe process and server', () => {
         ],
         /^H2H_PROBE_URL=(\S+)$/m,
       );
-      await new Promise((r) => setTimeout(r, 1300)); // a cycle is hanging now
+      // Wait until a check is in flight: the simulator holds a request it will never answer.
+      for (let i = 0; i < 100 && !sim.log.some((e) => e.endpoint && e.httpStatus === 0); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.ok(
+        sim.log.some((e) => e.endpoint && e.httpStatus === 0),
+        'a check is hanging',
+      );
       const t0 = performance.now();
       await p.stop();
       const took = performance.now() - t0;
