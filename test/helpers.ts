@@ -192,3 +192,22 @@ export function stopChild(child: ChildProcess | undefined): Promise<void> {
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
   });
 }
+
+/** Starts `h2h probe` on one target every second with an 800 ms deadline, listening on a free port. */
+export function startProbe(target: { url: string; apiKey: string }, extra: string[] = []): Promise<Running> {
+  const args = [
+    'probe',
+    '--base-url',
+    target.url,
+    '--api-key',
+    target.apiKey,
+    '--schedule',
+    '* * * * * *',
+    '--timeout',
+    '800ms',
+    '--listen',
+    '127.0.0.1:0',
+    ...extra,
+  ];
+  return startCli(args, /^H2H_PROBE_URL=(\S+)$/m);
+}

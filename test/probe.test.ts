@@ -18,7 +18,7 @@ import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { loadSpec } from '../src/spec/load.ts';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/spec/types.ts';
-import { freePort, ROOT, runCli, startCli } from './helpers.ts';
+import { freePort, ROOT, runCli, startCli, startProbe } from './helpers.ts';
 
 const spec = loadSpec();
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-probe-'));
@@ -387,22 +387,7 @@ describe('probe process and server', () => {
   it('SIGTERM stops the schedule, lets the check in flight end by its deadline, and exits 0', async () => {
     const sim = await startSimulator({ fault: { name: 'hang' } });
     try {
-      const p = await startCli(
-        [
-          'probe',
-          '--base-url',
-          sim.url,
-          '--api-key',
-          sim.apiKey,
-          '--schedule',
-          '* * * * * *',
-          '--timeout',
-          '800ms',
-          '--listen',
-          '127.0.0.1:0',
-        ],
-        /^H2H_PROBE_URL=(\S+)$/m,
-      );
+      const p = await startProbe(sim);
       // Wait until a check is in flight: the simulator holds a request it will never answer.
       for (let i = 0; i < 100 && !sim.log.some((e) => e.endpoint && e.httpStatus === 0); i++)
         await new Promise((r) => setTimeout(r, 50));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { READ_ONLY_ENDPOINTS } from '../src/spec/types.ts';
-import { freePort, ROOT, type Running, startCli, stopChild } from './helpers.ts';
+import { freePort, ROOT, type Running, startProbe, stopChild } from './helpers.ts';
 
 interface Sample {
   metric: Record<string, string>;
@@ -27,24 +27,7 @@ describe('end to end: simulator, probe and a real Prometheus', () => {
       'Debian prometheus is installed (.ci/run installs it)',
     );
     sim = await startSimulator();
-    probe = await startCli(
-      [
-        'probe',
-        '--base-url',
-        sim.url,
-        '--api-key',
-        sim.apiKey,
-        '--name',
-        'sim',
-        '--schedule',
-        '* * * * * *',
-        '--timeout',
-        '800ms',
-        '--listen',
-        '127.0.0.1:0',
-      ],
-      /^H2H_PROBE_URL=(\S+)$/m,
-    );
+    probe = await startProbe(sim, ['--name', 'sim']);
     const dir = mkdtempSync(join(tmpdir(), 'h2h-prom-'));
     const config = join(dir, 'prometheus.yml');
     writeFileSync(
