@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
 import { CLAUSE_IDS } from '../src/spec/types.ts';
 import type { ContractSummary } from '../src/suite/reporter.ts';
-import { everyByteWritten, runCli } from './helpers.ts';
+import { everyByteWritten, ROOT, runCli } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
 let runs = 0;
@@ -179,6 +180,31 @@ describe('secrets and money', () => {
 });
 
 describe('configuration and failures of the run itself', () => {
+  it('`npx playwright test` with the same environment runs the same suite', async () => {
+    const reports = join(tmp, 'direct');
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--grep', 'BAL-1'],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          H2H_BASE_URL: '',
+          H2H_API_KEY: '',
+          H2H_CONTRACT_CONFIG: '',
+          H2H_REPORTS_DIR: reports,
+          H2H_STRICT: '1',
+        },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
+    assert.equal(r.status, 0, (r.stdout + r.stderr).slice(-2000));
+    const summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
+    assert.equal(summary.strict, true, 'the H2H_* environment was read');
+    assert.equal(summary.clauses.find((c) => c.id === 'BAL-1')?.status, 'passed');
+  });
+
   it('an unreachable target exits 2, reported as such', async () => {
     const r = await gate(['--base-url', 'http://127.0.0.1:9', '--api-key', 'x-key-123']);
     assert.equal(r.code, 2);

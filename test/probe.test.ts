@@ -384,6 +384,35 @@ describe('probe process and server', () => {
     }
   });
 
+  it('a cycle longer than the interval is not stacked: the overlap is counted and the schedule goes on', async () => {
+    const sim = await startSimulator({ fault: { name: 'hang' } });
+    // saldo-user and history-transaksi (900 ms each, in parallel), then cek-trx-id (900 ms): 1.8 s per cycle, every 1 s.
+    const p = new Probe(
+      spec,
+      cfgFor(sim, {
+        schedule: '* * * * * *',
+        timeoutMs: 900,
+        targets: [{ name: 'sim', baseUrl: sim.url, apiKey: sim.apiKey, trxId: 'TRX-20261102-0021' }],
+      }),
+      quiet,
+    );
+    const overlaps = async (): Promise<number> =>
+      Number(/^h2h_probe_overlaps_total (\S+)$/m.exec((await p.metrics.exposition(undefined)).body)?.[1]);
+    p.start();
+    try {
+      for (let i = 0; i < 100 && (await overlaps()) < 1; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok((await overlaps()) >= 1, 'an overlap was counted');
+      const cycles = p.cycles;
+      for (let i = 0; i < 60 && p.cycles === cycles; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(p.cycles > cycles, 'cycles went on after the overlap');
+      // Never two cycles at once: the simulator never held more than the three requests of one cycle.
+      assert.ok(sim.log.length <= 3 * (p.cycles + 1), `${sim.log.length} requests for ${p.cycles} cycles`);
+    } finally {
+      await p.stop();
+      await sim.close();
+    }
+  });
+
   it('SIGTERM stops the schedule, lets the check in flight end by its deadline, and exits 0', async () => {
     const sim = await startSimulator({ fault: { name: 'hang' } });
     try {
