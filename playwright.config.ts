@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { configFromEnv } from './src/suite/config.ts';
+import { WORKERS } from './suites/workers.ts';
 
 // The contract gate. `h2h contract` resolves and validates the config and passes it in H2H_CONTRACT_CONFIG;
-// `npx playwright test` resolves it here from the same H2H_* environment.
+// `npx playwright test` resolves it here from the same H2H_* environment (src/suite/handover.ts lists them).
 const cfg = configFromEnv();
 const reports = cfg.reportsDir;
 
@@ -12,21 +13,19 @@ export default defineConfig({
   outputDir: join(reports, 'test-results'),
   globalSetup: './src/suite/global-setup.ts',
   fullyParallel: true,
-  workers: 2,
-  // Transport errors are retried inside the fixture (once, marked flaky); a contract failure never is.
+  workers: WORKERS,
+  // Never retried by Playwright: a read is tried once more inside the gate's sender, an invite never.
   retries: 0,
+  // Each test sets its own timeout from its scenarios (suites/fixtures.ts); this is the floor.
   timeout: 60_000,
   forbidOnly: !!process.env.CI,
   reporter: [
     ['list'],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
-    ['junit', { outputFile: join(reports, 'junit.xml') }],
+    // contract-summary.json/.md and junit.xml (one test case per scenario).
     ['./src/suite/reporter.ts', { outputDir: reports }],
   ],
   use: {
-    // Set by the global setup when the embedded simulator serves the run. Requests use relative paths
-    // (`api/saldo-user`) so a base URL with a path prefix keeps it.
-    ...(process.env.H2H_BASE_URL ? { baseURL: `${process.env.H2H_BASE_URL.replace(/\/+$/, '')}/` } : {}),
     // Traces and screenshots would record URLs with the key in them; the suite attaches redacted exchanges instead.
     trace: 'off',
     screenshot: 'off',

@@ -8,8 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../src/simulator/server.ts';
 import { loadSpec } from '../src/spec/load.ts';
-import { httpTarget } from '../src/suite/run.ts';
-import { simulatorSettings, sweep } from '../src/suite/sweep.ts';
+import { runInProcess, simulatorSettings } from '../src/suite/in-process.ts';
 import { machineLine, median } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -21,7 +20,7 @@ async function reference(): Promise<number> {
   const spec = loadSpec();
   const sim = await startSimulator();
   const settings = simulatorSettings(sim);
-  await sweep(spec, httpTarget(settings), { maxInvites: settings.maxInvites });
+  await runInProcess(spec, settings, { maxInvites: settings.maxInvites });
   await sim.close();
   return performance.now() - t0;
 }

@@ -2,6 +2,6 @@ import { groupsFor, test } from './fixtures.ts';
 
 for (const group of groupsFor('auth')) {
   test(group.title, { annotation: group.annotation }, async ({ h2h }) => {
-    await h2h.run(group.scenarios);
+    await h2h.run(group);
   });
 }

@@ -1,106 +1,129 @@
 import { test as base, expect } from '@playwright/test';
 import { registerSecret } from '../src/redact.ts';
+import { TokenBucket } from '../src/shared/token-bucket.ts';
 import { loadSpec } from '../src/spec/load.ts';
+import { buildCatalogue } from '../src/suite/catalogue/index.ts';
 import { configFromEnv } from '../src/suite/config.ts';
-import { executeScenario, skippedRecord } from '../src/suite/execute.ts';
-import { playwrightTarget } from '../src/suite/playwright-target.ts';
-import {
-  type Area,
-  buildScenarios,
-  isPlainOpenApi,
-  planWrites,
-  runContext,
-  type Scenario,
-  trxFactory,
-} from '../src/suite/scenarios.ts';
-import type { TargetData } from '../src/suite/target.ts';
+import { executeScenario, type RunDeps, skippedResult } from '../src/suite/execute.ts';
+import { readRunFile } from '../src/suite/handover.ts';
+import { InviteLedger } from '../src/suite/ledger.ts';
+import { dataSkip, type PlannedScenario, planRun } from '../src/suite/plan.ts';
+import { playwrightSend } from '../src/suite/playwright-target.ts';
+import { trxFactory } from '../src/suite/run-ids.ts';
+import type { Area } from '../src/suite/scenario.ts';
+import { WORKERS } from './workers.ts';
 
 const spec = loadSpec();
 const cfg = configFromEnv();
 registerSecret(cfg.apiKey);
-const data = JSON.parse(process.env.H2H_TARGET_DATA ?? '{"seen":0}') as TargetData;
-const all = buildScenarios(spec, { allowWrites: cfg.allowWrites }).filter(
-  (s) => !cfg.canonicalOnly || isPlainOpenApi(s),
-);
-const over = planWrites(all, cfg.maxInvites).over;
-// One counter per worker process: the run id from the global setup plus the worker's own index.
+// The same plan in every process: it depends on the config only, never on the target's data.
+const plan = planRun(buildCatalogue(spec), {
+  allowWrites: cfg.allowWrites,
+  maxInvites: cfg.maxInvites,
+  canonicalOnly: cfg.canonicalOnly,
+  ...(cfg.grep ? { grep: cfg.grep } : {}),
+});
+// The gate's pace is shared by the workers: each takes its part.
+const throttle = cfg.rateLimit ? new TokenBucket(cfg.rateLimit / WORKERS, 1) : undefined;
 let newTrxId: (() => string) | undefined;
 
 export interface Group {
   title: string;
+  entries: PlannedScenario[];
   annotation: { type: string; description: string }[];
-  scenarios: Scenario[];
+}
+
+/** The longest a scenario may take: every request at its timeout (a read once more) and its waits, plus settling. */
+function budgetMs(entry: PlannedScenario): number {
+  const s = entry.scenario;
+  return s.requests * (2 * cfg.timeoutMs + cfg.maxWaitMs) + (s.settles ? 2 * cfg.settleMs : 0) + 1000;
+}
+
+/** The phase of an invite scenario: refusals run first, while the whole budget is there. */
+function phase(entry: PlannedScenario): string {
+  const use = entry.scenario.invite;
+  if (!use) return '';
+  return use.writes === 0 ? 'refusals ' : entry.form === 'safe' ? 'safe ' : 'writes ';
 }
 
 /**
- * The tests of one area: one per endpoint and method, each scenario a step. Few tests keep a broken target's
- * run short (Playwright starts a new worker after every failed test); every scenario still reports itself.
+ * The tests of one area: one per endpoint and method (and, for invites, phase), each scenario a step. Few tests
+ * keep a broken target's run short (Playwright starts a new worker after every failed test); every scenario
+ * still reports itself, and the reporter writes one JUnit test case per scenario.
  */
 export function groupsFor(area: Area): Group[] {
-  const groups = new Map<string, Scenario[]>();
-  for (const s of all.filter((x) => x.area === area)) {
-    const key = `${s.endpoint} ${s.methods.join('+')}`;
-    groups.set(key, [...(groups.get(key) ?? []), s]);
+  const groups = new Map<string, PlannedScenario[]>();
+  for (const e of plan.entries.filter((x) => x.scenario.area === area)) {
+    const key = `${phase(e)}${e.scenario.endpoint} ${e.scenario.methods.join('+')}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
   }
-  return [...groups].map(([key, scenarios]) => {
-    const clauses = [...new Set(scenarios.flatMap((s) => s.clauses))];
-    return {
-      title: `${key}: ${clauses.join(' ')}`,
-      scenarios,
-      annotation: [
-        ...clauses.map((c) => ({ type: 'clause', description: c })),
-        { type: 'endpoint', description: scenarios[0]?.endpoint ?? '' },
-        { type: 'methods', description: scenarios[0]?.methods.join(',') ?? '' },
-      ],
-    };
-  });
+  return [...groups].map(([key, entries]) => ({
+    title: `${key}: ${[...new Set(entries.flatMap((e) => e.scenario.clauses))].join(' ')}`,
+    entries,
+    // The reporter reads the planned scenarios from here, so a scenario that never reported is never lost.
+    annotation: entries.map((e) => ({
+      type: 'scenario',
+      description: JSON.stringify(skippedResult(e, 'did not report')),
+    })),
+  }));
 }
 
 interface H2H {
-  /** Runs each scenario as a step, judged by the shared checks; the test fails if any scenario found a violation. */
-  run(scenarios: Scenario[]): Promise<void>;
+  /** Runs each scenario as a step, judged by the shared checks; the test fails if any scenario failed. */
+  run(group: Group): Promise<void>;
 }
 
 export const test = base.extend<{ h2h: H2H }>({
   h2h: async ({ request }, use, testInfo) => {
-    const flaky: string[] = [];
-    const target = playwrightTarget(request, cfg, (note) => flaky.push(note));
-    newTrxId ??= trxFactory(`${process.env.H2H_RUN_ID ?? 'H2H'}W${testInfo.workerIndex}`);
-    const ctx = runContext(target, data, newTrxId);
+    const run = readRunFile();
+    if (!run)
+      throw new Error('no run file: the gate runs through its global setup (h2h contract, or npx playwright test)');
+    newTrxId ??= trxFactory(`${run.runId}W${testInfo.workerIndex}`);
+    const deps: RunDeps = {
+      spec,
+      target: { ...cfg, apiKey: cfg.apiKey ?? process.env.H2H_API_KEY ?? '' },
+      data: run.data,
+      raw: playwrightSend(request, run.baseUrl, cfg.timeoutMs),
+      policy: { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) },
+      ledger: new InviteLedger(cfg.maxInvites, run.ledgerFile),
+      newTrxId,
+      settleMs: cfg.settleMs,
+      deviations: cfg.deviations,
+      strict: cfg.strict,
+      ...(cfg.knownStatuses ? { knownStatuses: cfg.knownStatuses } : {}),
+      ...(cfg.knownHttpStatuses ? { knownHttpStatuses: cfg.knownHttpStatuses } : {}),
+    };
+    registerSecret(deps.target.apiKey);
     await use({
-      run: async (scenarios) => {
-        const skipped: string[] = [];
-        for (const scenario of scenarios) {
-          const reason =
-            scenario.skip?.(data) ??
-            (over.has(scenario.title) ? `over the invite cap (--max-invites ${cfg.maxInvites})` : undefined);
+      run: async (group) => {
+        testInfo.setTimeout(group.entries.reduce((sum, e) => sum + budgetMs(e), 0));
+        let skipped = 0;
+        for (const entry of group.entries) {
+          const reason = dataSkip(entry, run.data);
           if (reason !== undefined) {
-            skipped.push(`${scenario.title}: ${reason}`);
+            skipped++;
             await testInfo.attach('h2h-result', {
-              body: JSON.stringify(skippedRecord(scenario, reason)),
+              body: JSON.stringify(skippedResult(entry, reason)),
               contentType: 'application/json',
             });
             continue;
           }
-          await test.step(scenario.title, async () => {
-            flaky.length = 0; // transport retries of this scenario only
-            const verdict = await executeScenario(spec, scenario, ctx, cfg);
-            verdict.record.flaky = [...flaky];
-            await testInfo.attach('h2h-result', {
-              body: JSON.stringify(verdict.record),
-              contentType: 'application/json',
-            });
-            if (verdict.failed) {
-              await testInfo.attach(`exchanges: ${scenario.title}`, {
-                body: JSON.stringify(verdict.record.exchanges, null, 2),
+          await test.step(entry.scenario.title, async () => {
+            const result = await executeScenario(entry, deps);
+            if (result.status === 'skipped') skipped++;
+            await testInfo.attach('h2h-result', { body: JSON.stringify(result), contentType: 'application/json' });
+            if (result.status === 'failed') {
+              await testInfo.attach(`exchanges: ${entry.scenario.title}`, {
+                body: JSON.stringify(result.exchanges, null, 2),
                 contentType: 'application/json',
               });
             }
-            expect.soft(verdict.failures, verdict.message).toEqual([]);
+            expect
+              .soft(result.lines, `${entry.scenario.title}\n${result.lines.map((l) => `  ${l}`).join('\n')}`)
+              .toEqual([]);
           });
         }
-        for (const s of skipped) testInfo.annotations.push({ type: 'skipped scenario', description: s });
-        test.skip(skipped.length === scenarios.length, skipped.join('; '));
+        test.skip(skipped === group.entries.length, 'every scenario of this test was skipped (see the summary)');
       },
     });
   },

@@ -1,20 +1,19 @@
 import type { Simulator } from '../src/simulator/server.ts';
 import { loadSpec } from '../src/spec/load.ts';
-import { httpTarget } from '../src/suite/run.ts';
-import type { Scenario } from '../src/suite/scenarios.ts';
-import { type SweepResult, simulatorSettings, sweep as sweepTarget } from '../src/suite/sweep.ts';
+import { type InProcessOptions, type RunResult, runInProcess, simulatorSettings } from '../src/suite/in-process.ts';
 
 export const spec = loadSpec();
 
-/** Every scenario of the catalog against a simulator over real HTTP, judged by the shared checks. */
+/** Every planned scenario against a simulator over real HTTP, judged by the shared checks, in this process. */
 export function sweep(
   sim: Simulator,
-  opts: { allowWrites?: boolean; filter?: (s: Scenario) => boolean } = {},
-): Promise<SweepResult> {
+  opts: { allowWrites?: boolean } & Partial<InProcessOptions> = {},
+): Promise<RunResult> {
+  const { allowWrites, ...rest } = opts;
   const settings = simulatorSettings(sim);
-  const target = httpTarget({ ...settings, allowWrites: opts.allowWrites ?? true });
-  return sweepTarget(spec, target, {
-    maxInvites: settings.maxInvites,
-    ...(opts.filter ? { filter: opts.filter } : {}),
-  });
+  return runInProcess(
+    spec,
+    { ...settings, allowWrites: allowWrites ?? true },
+    { maxInvites: settings.maxInvites, settleMs: 1000, ...rest },
+  );
 }

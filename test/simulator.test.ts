@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callApi } from '../src/client/client.ts';
 import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
+import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { CLAUSE_IDS, METHODS } from '../src/spec/types.ts';
 import { spec, sweep } from './sim-harness.ts';
@@ -18,7 +19,7 @@ describe('simulator over real HTTP: every clause holds', () => {
     assert.deepEqual(r.findings, []);
     assert.deepEqual(r.drift, []);
     assert.deepEqual(
-      r.skipped.map((s) => s.scenario.title),
+      r.skipped.map((s) => s.title),
       [],
     );
     for (const clause of CLAUSE_IDS) {
@@ -95,7 +96,7 @@ describe('simulator shapes', () => {
   });
 
   it('the legal variant keeps the contract, and its extra fields and statuses are drift', async () => {
-    const sim = await startSimulator({ variant: 'legal' });
+    const sim = await startSimulator({ reading: parseReading('legal') });
     try {
       const r = await sweep(sim);
       assert.deepEqual(r.findings, []);

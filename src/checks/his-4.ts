@@ -14,13 +14,14 @@ export const his4: Check = {
     const { exchange: ex } = need(this, ev, 'exchange');
     const q = param(spec, ex, 'q');
     if (q === undefined) return [];
-    const s = String(q);
+    // Case is not shown by the provider: an occurrence in any letter case counts.
+    const s = String(q).toLowerCase();
     const out = [];
     for (const [i, r] of (records(ex) ?? []).entries()) {
       const hit = SEARCHED.some((k) => {
         const v = r[k];
         if (typeof v !== 'string') return false;
-        return v.includes(s) || (k.endsWith('_number') && to62(v).includes(to62(s)));
+        return v.toLowerCase().includes(s) || (k.endsWith('_number') && to62(v).includes(to62(s)));
       });
       if (!hit)
         out.push(finding(spec, 'HIS-4', ex, `$.data[${i}]`, `a record containing ${JSON.stringify(s)}`, r.trx_id));

@@ -1,30 +1,46 @@
 import { show } from '../spec/jsonpath.js';
 import type { Spec } from '../spec/load.js';
 import type { ClauseId, Exchange, Finding } from '../spec/types.js';
-import { type Body, bodyOf, finding, param } from './util.js';
+import { type Body, bodyOf, finding, param, records, to62 } from './util.js';
 
-/** A stable text of a value, with object keys sorted. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Body)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
-}
-
-/** The payload compared between two calls: arrays of records as multisets, since no order is documented. */
-function payloadText(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).sort().join(',')}]`;
-  return canonical(value);
+/** The documented fields of a history record, numbers in 62-form: what two answers are compared on. */
+function recordKey(r: Body): string {
+  return JSON.stringify([r.trx_id, to62(r.manager_number), to62(r.member_number), r.date]);
 }
 
 /**
- * ENV-2 and ENV-3: `b` must give the outcome of `a`: same `ok`, same `status`, same payload (`detail`,
- * `data`). `message` may differ; `saldo` is compared by presence and type (a balance may move); the invite's
- * `trx_id` is compared with each request's own trx_id, since two invites never share one.
+ * Whether a history answer holds every record its query matches: fewer records than the limit it asked for.
+ * Undefined when that cannot be known (no explicit limit, or no records array).
+ */
+export function historyComplete(spec: Spec, ex: Exchange): boolean | undefined {
+  const data = records(ex);
+  const limit = Number(param(spec, ex, 'limit'));
+  if (!data || !Number.isInteger(limit) || limit < 1) return undefined;
+  return data.length < limit;
+}
+
+/** The multiset difference a - b of record keys. */
+function missing(a: string[], b: string[]): string[] {
+  const rest = [...b];
+  const out: string[] = [];
+  for (const k of a) {
+    const i = rest.indexOf(k);
+    if (i < 0) out.push(k);
+    else rest.splice(i, 1);
+  }
+  return out;
+}
+
+/**
+ * ENV-2 and ENV-3: `b` must give the outcome of `a`: same `ok`, same `status`, same payload. What "same
+ * payload" means follows the clause where the provider decides part of the answer:
+ * - invite-member: two invites carry distinct trx_ids; each must echo its own, and `detail.member` must be
+ *   the same. `detail.manager` and `detail.slot` are the provider's per invite and are not compared.
+ * - history-transaksi: records compared as multisets on their documented fields (numbers in 62-form), and
+ *   only when both answers are complete (fewer records than the limit). One complete answer beside one that
+ *   reached its limit is a difference; two incomplete ones are not compared (the caller narrows the query).
+ * - cek-trx-id: `data.trx_id` and `data.status`. saldo-user: `saldo` by presence and type (a balance moves).
+ * `message` may differ; fields the document does not name are drift, never compared.
  */
 export function compareOutcomes(spec: Spec, clause: ClauseId, a: Exchange, b: Exchange): Finding[] {
   const ba = bodyOf(a);
@@ -37,19 +53,58 @@ export function compareOutcomes(spec: Spec, clause: ClauseId, a: Exchange, b: Ex
     ];
   }
   const out: Finding[] = [];
-  const diff = (path: string, x: unknown, y: unknown): void => {
-    out.push(finding(spec, clause, b, path, show(x), y, `${path} differs (${label}): ${show(x)} vs ${show(y)}`));
+  const diff = (path: string, x: unknown, y: unknown, ex: Exchange = b): void => {
+    out.push(finding(spec, clause, ex, path, show(x), y, `${path} differs (${label}): ${show(x)} vs ${show(y)}`));
   };
   if (ba.ok !== bb.ok) diff('$.ok', ba.ok, bb.ok);
   if (ba.status !== bb.status) diff('$.status', ba.status, bb.status);
-  for (const key of ['detail', 'data'] as const) {
-    if (payloadText(ba[key]) !== payloadText(bb[key])) diff(`$.${key}`, ba[key], bb[key]);
-  }
-  if (typeof ba.saldo !== typeof bb.saldo) diff('$.saldo (type)', typeof ba.saldo, typeof bb.saldo);
-  if (a.endpoint === 'invite-member' && ba.ok === true && bb.ok === true) {
-    if (ba.trx_id !== param(spec, a, 'trx_id') || bb.trx_id !== param(spec, b, 'trx_id')) {
-      diff('$.trx_id', param(spec, b, 'trx_id'), bb.trx_id);
+  if (ba.ok !== true || bb.ok !== true) return out;
+  switch (a.endpoint) {
+    case 'invite-member': {
+      for (const ex of [a, b]) {
+        const body = ex === a ? ba : bb;
+        const sent = param(spec, ex, 'trx_id');
+        if (body.trx_id !== sent)
+          out.push(finding(spec, clause, ex, '$.trx_id', `${show(sent)} (its own request's trx_id)`, body.trx_id));
+      }
+      const ma = (ba.detail as Body | undefined)?.member;
+      const mb = (bb.detail as Body | undefined)?.member;
+      if (ma !== mb) diff('$.detail.member', ma, mb);
+      break;
     }
+    case 'history-transaksi': {
+      const ca = historyComplete(spec, a);
+      const cb = historyComplete(spec, b);
+      const ka = (records(a) ?? []).map(recordKey);
+      const kb = (records(b) ?? []).map(recordKey);
+      if (ca === true && cb === true) {
+        const onlyA = missing(ka, kb);
+        const onlyB = missing(kb, ka);
+        if (onlyA.length || onlyB.length)
+          diff(
+            '$.data',
+            `${ka.length} record(s)${onlyA.length ? `, among them ${onlyA.slice(0, 3).join(' ')}` : ''}`,
+            `${kb.length} record(s)${onlyB.length ? `, among them ${onlyB.slice(0, 3).join(' ')}` : ''}`,
+          );
+      } else if (ca !== undefined && cb !== undefined && ca !== cb) {
+        const [full, cut] = ca ? [a, b] : [b, a];
+        diff(
+          '$.data',
+          `all ${(records(full) ?? []).length} record(s) of the query, as the other answer (complete) holds`,
+          `${(records(cut) ?? []).length} record(s), its limit reached`,
+        );
+      }
+      break;
+    }
+    case 'cek-trx-id': {
+      const da = (ba.data ?? {}) as Body;
+      const db = (bb.data ?? {}) as Body;
+      for (const k of ['trx_id', 'status'] as const) if (da[k] !== db[k]) diff(`$.data.${k}`, da[k], db[k]);
+      break;
+    }
+    case 'saldo-user':
+      if (typeof ba.saldo !== typeof bb.saldo) diff('$.saldo (type)', typeof ba.saldo, typeof bb.saldo);
+      break;
   }
   return out;
 }

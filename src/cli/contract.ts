@@ -3,30 +3,21 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callApi } from '../client/client.js';
 import { UsageError } from '../config.js';
 import { redact, registerSecret } from '../redact.js';
-import { type ContractConfig, configEnv, resolveContractConfig } from '../suite/config.js';
+import { TokenBucket } from '../shared/token-bucket.js';
+import { loadSpec } from '../spec/load.js';
+import { buildCatalogue } from '../suite/catalogue/index.js';
+import { type ContractConfig, resolveContractConfig } from '../suite/config.js';
+import { configEnv } from '../suite/handover.js';
+import { httpSend } from '../suite/in-process.js';
+import { planRun } from '../suite/plan.js';
+import { preflight } from '../suite/preflight.js';
 import type { ContractSummary } from '../suite/reporter.js';
 import { type Command, EXIT, type Io, strFlag } from './command.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PLAYWRIGHT_CLI = join(createRequire(import.meta.url).resolve('@playwright/test/package.json'), '..', 'cli.js');
-
-/** Calls saldo-user once: an unreachable target is a usage error (exit 2), not forty failures. */
-async function preflight(cfg: ContractConfig): Promise<void> {
-  if (!cfg.baseUrl) return;
-  const r = await callApi({
-    baseUrl: cfg.baseUrl,
-    endpoint: 'saldo-user',
-    method: 'POST',
-    params: { api_key: cfg.apiKey },
-    timeoutMs: cfg.timeoutMs,
-  });
-  if (r.error && (r.error.reason === 'connect' || r.error.reason === 'timeout')) {
-    throw new UsageError(`target unreachable: ${redact(cfg.baseUrl)}: ${r.error.message}`);
-  }
-}
 
 /** Copies a child's output line by line through redact(). */
 function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => void): void {
@@ -45,12 +36,13 @@ export const contract: Command = {
   name: 'contract',
   summary: 'run the contract suite against a target (default: the embedded simulator)',
   usage:
-    'h2h contract [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--reports-dir DIR] [--grep RE]',
+    'h2h contract [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--rate-limit N/s] [--max-wait 30s] [--settle 5s] [--reports-dir DIR] [--grep RE]',
   help: `Runs every clause on GET and POST and every alias (Playwright, suites/), and writes reports/: html/, junit.xml,
 contract-summary.json and contract-summary.md. Flags win over the environment, which wins over --config.
 
   --config FILE          YAML: base_url, api_key_file | api_key_env, allow_writes, product, kind, msisdns,
-                         max_invites, trx_id, strict, timeout, deviations: [{clause, reason}]   (H2H_CONFIG)
+                         max_invites, trx_id, strict, timeout, rate_limit, max_wait, settle, known_statuses,
+                         known_http_statuses, deviations: [{clause, reason}]                     (H2H_CONFIG)
   --base-url URL         the target; absent: the embedded simulator on a free loopback port, writes allowed
                                                                                               (H2H_BASE_URL)
   --api-key KEY          the key (H2H_API_KEY); --api-key-file FILE reads it from a file
@@ -58,17 +50,21 @@ contract-summary.json and contract-summary.md. Flags win over the environment, w
   --product CODE         product code for invites (H2H_PRODUCT_CODE)
   --kind K               akrab or circle, the kind of that product (H2H_KIND)
   --msisdn N             a number that may be invited; repeat for more (H2H_TEST_MSISDNS, comma-separated)
-  --max-invites N        cap on invite requests that could succeed, per run (H2H_MAX_INVITES; default 10)
+  --max-invites N        the most invites this run can have charged (H2H_MAX_INVITES; default 10): every
+                         invite a conformant API carries out counts, one it must refuse only if accepted
   --trx-id ID            a known transaction for lookups (H2H_KNOWN_TRX_ID; default: the newest in history)
   --strict               drift (fields and statuses openapi.yaml does not name) fails the run (H2H_STRICT=1)
   --canonical-only       only the requests plain OpenAPI can express (canonical names, valid values): for a
                          validation proxy such as Prism between the suite and the target (H2H_CANONICAL_ONLY=1)
   --timeout D            per-request timeout, e.g. 10s or 500ms (H2H_TIMEOUT; default 10s)
+  --rate-limit R         the gate's own pace, e.g. 10/s or 600/m (H2H_RATE_LIMIT; default unlimited)
+  --max-wait D           total wait for rate limits (429, 503 + Retry-After) per request (H2H_MAX_WAIT; 30s)
+  --settle D             how long to look again for what an invite wrote before INV-5/INV-6 fail (H2H_SETTLE; 5s)
   --reports-dir DIR      where reports go (H2H_REPORTS_DIR; default reports)
-  --grep RE              run only the tests whose title matches, e.g. 'HIS-3'
+  --grep RE              run only the scenarios whose title matches, e.g. 'HIS-3' (H2H_GREP)
   --simulator-fault F    embedded simulator only: start it with a fault (mutation self-test)
   --simulator-prefix /P  embedded simulator only: serve under a path prefix
-  --simulator-variant V  embedded simulator only: reference or legal
+  --simulator-legal R    embedded simulator only: a legal reading, knob=value,... or a profile (h2h mock --help)
 
 Exit: 0 the contract holds, 1 a clause failed (or drift under --strict), 2 usage, configuration or an
 unreachable target.`,
@@ -86,11 +82,14 @@ unreachable target.`,
     strict: { type: 'boolean' },
     'canonical-only': { type: 'boolean' },
     timeout: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'max-wait': { type: 'string' },
+    settle: { type: 'string' },
     'reports-dir': { type: 'string' },
     grep: { type: 'string' },
     'simulator-fault': { type: 'string' },
     'simulator-prefix': { type: 'string' },
-    'simulator-variant': { type: 'string' },
+    'simulator-legal': { type: 'string' },
   },
   async run(values, _pos, io) {
     const flag = (name: string): string | undefined => strFlag(values, name);
@@ -108,25 +107,41 @@ unreachable target.`,
       strict: values.strict === true ? true : undefined,
       canonicalOnly: values['canonical-only'] === true ? true : undefined,
       timeout: flag('timeout'),
+      rateLimit: flag('rate-limit'),
+      maxWait: flag('max-wait'),
+      settle: flag('settle'),
       reportsDir: flag('reports-dir'),
+      grep: flag('grep'),
       simulatorFault: flag('simulator-fault'),
       simulatorPrefix: flag('simulator-prefix'),
-      simulatorVariant: flag('simulator-variant'),
+      simulatorLegal: flag('simulator-legal'),
     });
     registerSecret(cfg.apiKey);
-    await preflight(cfg);
-    return runPlaywright(cfg, flag('grep'), io);
+    const plan = planRun(buildCatalogue(loadSpec()), {
+      allowWrites: cfg.allowWrites,
+      maxInvites: cfg.maxInvites,
+      canonicalOnly: cfg.canonicalOnly,
+      ...(cfg.grep ? { grep: cfg.grep } : {}),
+    });
+    if (plan.entries.length === 0) throw new UsageError(`--grep '${cfg.grep}' matches no scenario`);
+    if (cfg.baseUrl) {
+      const policy = {
+        maxWaitMs: cfg.maxWaitMs,
+        ...(cfg.rateLimit ? { throttle: new TokenBucket(cfg.rateLimit, 1) } : {}),
+      };
+      await preflight(httpSend(cfg.baseUrl, cfg.timeoutMs), policy, cfg.apiKey ?? '', redact(cfg.baseUrl));
+    }
+    return runPlaywright(cfg, io);
   },
 };
 
-async function runPlaywright(cfg: ContractConfig, grep: string | undefined, io: Io): Promise<number> {
+async function runPlaywright(cfg: ContractConfig, io: Io): Promise<number> {
   const summaryPath = join(cfg.reportsDir, 'contract-summary.json');
   for (const f of ['contract-summary.json', 'contract-summary.md', 'junit.xml'])
     rmSync(join(cfg.reportsDir, f), { force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), FORCE_COLOR: '0' };
-  if (cfg.baseUrl) env.H2H_BASE_URL = cfg.baseUrl;
-  else delete env.H2H_BASE_URL;
-  const args = [PLAYWRIGHT_CLI, 'test', '-c', join(ROOT, 'playwright.config.ts'), ...(grep ? ['--grep', grep] : [])];
+  delete env.H2H_RUN_FILE;
+  const args = [PLAYWRIGHT_CLI, 'test', '-c', join(ROOT, 'playwright.config.ts')];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   pipeRedacted(child.stdout, io.out);
   pipeRedacted(child.stderr, io.err);

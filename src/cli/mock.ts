@@ -1,14 +1,15 @@
 import { UsageError } from '../config.js';
 import { FAULTS, isFaultName } from '../simulator/faults.js';
 import { loadFixture } from '../simulator/fixtures.js';
-import { startSimulator, type Variant } from '../simulator/server.js';
+import { describeReading, KNOB_NAMES, KNOBS, PROFILES, parseReading, readingFromFile } from '../simulator/legal.js';
+import { startSimulator } from '../simulator/server.js';
 import { type Command, intFlag, strFlag } from './command.js';
 
 export const mock: Command = {
   name: 'mock',
   summary: 'run the reference simulator of the API',
   usage:
-    'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--variant reference|legal]',
+    'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--legal knob=value,... | --legal-profile FILE]',
   help: `Serves the four endpoints on GET and POST. When ready it prints H2H_BASE_URL=<url> and H2H_API_KEY=<key>
 on their own lines. Stops on SIGINT or SIGTERM.
 
@@ -21,7 +22,25 @@ on their own lines. Stops on SIGINT or SIGTERM.
                      POST /__sim/fault?name=NAME[&ms=N] (name=none turns it off)
   --fault-ms N       milliseconds for the latency and slow-drip faults
   --latency-ms N     fixed delay added to every API answer (default 0)
-  --variant V        reference (default) or legal: another contract-keeping shape
+  --legal R          a legal reading of what the provider leaves open: a profile and/or knob=value items,
+                     e.g. 'legal', 'slot=random,order=shuffled' or 'legal,lag=2s' (default: the reference)
+  --legal-profile F  the same from a YAML file: {profile: NAME, <knob>: <value>, ...}
+
+Knobs (the reference's value first):
+${KNOB_NAMES.map((k) => `  ${k.padEnd(15)} ${KNOBS[k].values.join(' | ')}${k === 'rate-limit' || k === 'lag' ? ' (or any)' : ''}\n  ${''.padEnd(15)} ${KNOBS[k].about}`).join('\n')}
+
+Profiles: ${Object.entries(PROFILES)
+    .map(
+      ([name, p]) =>
+        `${name}${
+          Object.keys(p).length
+            ? ` (${Object.entries(p)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(',')})`
+            : ''
+        }`,
+    )
+    .join('; ')}
 
 Faults:
 ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.clause}: ` : 'transport: '}${f.description}`).join('\n')}`,
@@ -34,16 +53,19 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
     fault: { type: 'string' },
     'fault-ms': { type: 'string' },
     'latency-ms': { type: 'string' },
-    variant: { type: 'string' },
+    legal: { type: 'string' },
+    'legal-profile': { type: 'string' },
   },
   async run(values, _pos, io) {
     const faultName = strFlag(values, 'fault');
     if (faultName !== undefined && !isFaultName(faultName)) {
       throw new UsageError(`--fault: unknown fault '${faultName}'; one of: ${FAULTS.map((f) => f.name).join(', ')}`);
     }
-    const variant = strFlag(values, 'variant') ?? 'reference';
-    if (variant !== 'reference' && variant !== 'legal')
-      throw new UsageError(`--variant must be reference or legal, got '${variant}'`);
+    const legal = strFlag(values, 'legal');
+    const profileFile = strFlag(values, 'legal-profile');
+    if (legal !== undefined && profileFile !== undefined)
+      throw new UsageError('--legal and --legal-profile are two ways to give one reading: use one');
+    const reading = profileFile ? readingFromFile(profileFile) : parseReading(legal ?? '');
     const prefix = strFlag(values, 'prefix');
     if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
       throw new UsageError(`--prefix must start with / and hold only path characters, got '${prefix}'`);
@@ -60,7 +82,7 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
           ? { name: faultName, ...(faultMs !== undefined ? { ms: faultMs } : {}) }
           : null,
       latencyMs: intFlag(values, 'latency-ms', 0, 600_000) ?? 0,
-      variant: variant as Variant,
+      reading,
     }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') {
         throw new UsageError(`cannot listen: ${err.message}`);
@@ -70,7 +92,7 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
     // The simulator's own demo credentials are announced raw so a shell or a test can pick them up.
     process.stdout.write(`H2H_BASE_URL=${sim.url}\nH2H_API_KEY=${sim.apiKey}\n`);
     io.err(
-      `h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, variant: ${variant}); admin at /__sim/faults`,
+      `h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, reading: ${describeReading(reading)}); admin at /__sim/faults`,
     );
     await new Promise<void>((resolve) => {
       const stop = (): void => {

@@ -2,6 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { Endpoint, Exchange, Method, Params } from '../spec/types.js';
+import { reasonOfCode, type TransportReason } from './transport.js';
+
+export type { TransportReason } from './transport.js';
 
 /** Time spent in each phase of one request, in milliseconds, from a monotonic clock. */
 export interface Phases {
@@ -14,8 +17,6 @@ export interface Phases {
   /** From the first byte until the body was read (or cut). */
   body: number;
 }
-
-export type TransportReason = 'timeout' | 'connect' | 'tls' | 'reset' | 'body_too_large';
 
 export interface CallResult {
   /** Present when a response arrived (even one whose body was cut at the cap). */
@@ -116,11 +117,11 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       const code = err.code ?? '';
-      const reason: TransportReason = !marks.connected
-        ? 'connect'
-        : url.startsWith('https:') && !marks.secured
-          ? 'tls'
-          : 'reset';
+      const reason = reasonOfCode(code, {
+        connected: marks.connected > 0,
+        secured: marks.secured > 0,
+        tls: url.startsWith('https:'),
+      });
       finish({ error: { reason, message: `${code || err.name}: ${err.message}` } });
     });
     req.on('response', (res) => {
@@ -169,6 +170,9 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           url,
           httpStatus: res.statusCode ?? 0,
           contentType: String(res.headers['content-type'] ?? ''),
+          headers: Object.fromEntries(
+            Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+          ),
           bodyText,
           body,
           durationMs: (marks.end || performance.now()) - t0,

@@ -78,7 +78,7 @@ export function classify(
   const none = { findings: [] as Finding[], drift: [] as Drift[] };
   const fail = (reason: Reason, message: string) => ({ success: false, reason, message, ...none });
   if (r.error) {
-    const reason: Reason = r.error.reason === 'reset' ? 'connect' : r.error.reason;
+    const reason: Reason = r.error.reason === 'reset' || r.error.reason === 'dns' ? 'connect' : r.error.reason;
     return fail(reason, r.error.message);
   }
   const ex = r.exchange;

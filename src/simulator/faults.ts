@@ -1,4 +1,11 @@
-import type { ClauseId } from '../spec/types.js';
+import type { ClauseId, Endpoint, Method, Params } from '../spec/types.js';
+
+/** What an answer rewrite sees besides the body: the request, its aliases folded into canonical names. */
+export interface RewriteContext {
+  endpoint: Endpoint;
+  method: Method;
+  params: Readonly<Record<string, unknown>>;
+}
 
 /** A named way for the simulator to break the contract, or the transport, on purpose. */
 export interface Fault {
@@ -6,30 +13,78 @@ export interface Fault {
   /** The clause this fault breaks; absent for transport faults. */
   clause?: ClauseId;
   description: string;
+  /** Rewrites the request before the business rules see it (names as sent). */
+  request?: (raw: Params, endpoint: Endpoint) => Params;
+  /** Rewrites a successful answer's body in place, after the business rules. */
+  answer?: (body: Record<string, unknown>, ctx: RewriteContext) => void;
 }
 
-/** Contract faults: at least one per clause. Each is implemented where the behaviour it bends lives. */
+const HISTORY_FILTER_ALIASES = ['search', 'nomor', 'tanggal', 'bulan', 'tahun'];
+
+const swapCase = (s: string): string =>
+  [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+
+/**
+ * Contract faults, at least one per clause. A fault that only rewrites a request or an answer is a row of
+ * this table; the others bend a business rule, each in one named place of state.ts (`fault(name)`).
+ */
 export const CONTRACT_FAULTS = [
-  { name: 'envelope-no-status', clause: 'ENV-1', description: 'successful answers lack the `status` field' },
+  {
+    name: 'envelope-no-status',
+    clause: 'ENV-1',
+    description: 'successful answers lack the `status` field',
+    answer: (b) => {
+      delete b.status;
+    },
+  },
   {
     name: 'post-drops-record',
     clause: 'ENV-2',
-    description: 'POST history-transaksi drops the last record of a multi-record answer',
+    description: 'POST history-transaksi drops one record of a multi-record answer',
+    answer: (b, c) => {
+      if (c.endpoint === 'history-transaksi' && c.method === 'POST' && Array.isArray(b.data) && b.data.length >= 2)
+        b.data = b.data.slice(0, -1);
+    },
   },
   {
     name: 'alias-ignored',
     clause: 'ENV-3',
     description: 'history filter aliases (search, nomor, tanggal, bulan, tahun) are ignored',
+    request: (raw, endpoint) =>
+      endpoint === 'history-transaksi'
+        ? Object.fromEntries(Object.entries(raw).filter(([k]) => !HISTORY_FILTER_ALIASES.includes(k)))
+        : raw,
   },
   {
     name: 'success-status-ok',
     clause: 'ENV-4',
     description: 'successful answers carry status "OK" instead of SUCCESS',
+    answer: (b) => {
+      if ('status' in b) b.status = 'OK';
+    },
   },
   { name: 'auth-any-key', clause: 'AUTH-1', description: 'any non-empty api_key is accepted as the demo account' },
-  { name: 'saldo-as-string', clause: 'BAL-1', description: 'saldo is sent as a string' },
+  {
+    name: 'saldo-as-string',
+    clause: 'BAL-1',
+    description: 'saldo is sent as a string',
+    answer: (b) => {
+      if (typeof b.saldo === 'number') b.saldo = String(b.saldo);
+    },
+  },
   { name: 'invite-credits-balance', clause: 'BAL-2', description: 'a successful invite adds its price to the balance' },
-  { name: 'history-date-format', clause: 'HIS-1', description: 'history dates are sent as DD-MM-YYYY' },
+  {
+    name: 'history-date-format',
+    clause: 'HIS-1',
+    description: 'history dates are sent as DD-MM-YYYY',
+    answer: (b, c) => {
+      if (c.endpoint !== 'history-transaksi' || !Array.isArray(b.data)) return;
+      b.data = b.data.map((r: Record<string, unknown>) => ({
+        ...r,
+        date: String(r.date).split('-').reverse().join('-'),
+      }));
+    },
+  },
   { name: 'limit-ignored', clause: 'HIS-2', description: 'the limit parameter is ignored' },
   { name: 'date-filters-ignored', clause: 'HIS-3', description: 'date, month and year filters are ignored' },
   { name: 'q-ignored', clause: 'HIS-4', description: 'the q filter is ignored' },
@@ -38,13 +93,29 @@ export const CONTRACT_FAULTS = [
     name: 'lookup-wrong-id',
     clause: 'TRX-1',
     description: 'cek-trx-id echoes the transaction ID in the wrong letter case',
+    answer: (b, c) => {
+      const data = b.data as Record<string, unknown> | undefined;
+      if (c.endpoint === 'cek-trx-id' && data && typeof data.trx_id === 'string') data.trx_id = swapCase(data.trx_id);
+    },
   },
   { name: 'lookup-phantom', clause: 'TRX-2', description: 'cek-trx-id answers SUCCESS for any transaction ID' },
-  { name: 'invite-slot-number', clause: 'INV-1', description: 'detail.slot is sent as a number' },
+  {
+    name: 'invite-slot-number',
+    clause: 'INV-1',
+    description: 'detail.slot is sent as a number',
+    answer: (b) => {
+      const d = b.detail as Record<string, unknown> | undefined;
+      if (d && typeof d.slot === 'string') d.slot = Number(d.slot);
+    },
+  },
   {
     name: 'invite-member-raw',
     clause: 'INV-2',
     description: 'detail.member echoes the msisdn as sent, 08-form included',
+    answer: (b, c) => {
+      const d = b.detail as Record<string, unknown> | undefined;
+      if (d && c.endpoint === 'invite-member') d.member = String(c.params.msisdn);
+    },
   },
   { name: 'msisdn-unchecked', clause: 'INV-3', description: 'any msisdn is accepted' },
   { name: 'kind-unchecked', clause: 'INV-4', description: 'any kind is accepted' },
@@ -60,7 +131,7 @@ export const CONTRACT_FAULTS = [
   },
 ] as const satisfies readonly Fault[];
 
-/** Transport faults, for the probe: they break no clause but the wire itself. */
+/** Transport faults: they break no clause but the wire itself (probe tests, and the gate's money rules). */
 export const TRANSPORT_FAULTS = [
   { name: 'latency', description: 'every API answer is delayed by `ms` (default 1500) milliseconds' },
   { name: 'http-500-html', description: 'every API answer is HTTP 500 with an HTML body' },
@@ -70,6 +141,10 @@ export const TRANSPORT_FAULTS = [
   { name: 'oversized-body', description: 'a 4 MiB JSON body' },
   { name: 'slow-drip', description: 'the body is sent one byte every `ms` (default 200) milliseconds' },
   { name: 'reset-first', description: 'the first copy of each distinct request is reset; its repeat is answered' },
+  {
+    name: 'invite-hang',
+    description: 'invite-member is carried out (and charged) but never answered; other endpoints answer',
+  },
 ] as const satisfies readonly Fault[];
 
 export type ContractFaultName = (typeof CONTRACT_FAULTS)[number]['name'];
@@ -80,6 +155,10 @@ export const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...TRANSPORT_FAULTS
 
 export function isFaultName(name: string): name is FaultName {
   return FAULTS.some((f) => f.name === name);
+}
+
+export function faultNamed(name: FaultName): Fault {
+  return FAULTS.find((f) => f.name === name) as Fault;
 }
 
 /** The active fault and its parameter. */

@@ -1,37 +1,9 @@
 import type { Spec } from '../spec/load.js';
 import type { Endpoint, Method, Params } from '../spec/types.js';
-import type { FaultName, FaultSetting } from './faults.js';
+import { type Answer, invalidStatus, refuse } from './answer.js';
+import { type FaultName, type FaultSetting, faultNamed } from './faults.js';
 import type { Fixture } from './fixtures.js';
-
-/** What the simulator answers: an HTTP status and a JSON body. */
-export interface Answer {
-  http: number;
-  body: Record<string, unknown>;
-}
-
-/** How the refusals of the reference simulator map to HTTP status codes (the provider shows none). */
-const HTTP_OF: Record<string, number> = {
-  INVALID_API_KEY: 401,
-  MISSING_PARAMETER: 400,
-  CONFLICTING_PARAMETER: 400,
-  MALFORMED_JSON: 400,
-  UNKNOWN_PRODUCT: 422,
-  KIND_MISMATCH: 422,
-  DUPLICATE_TRX_ID: 409,
-  NO_FREE_SLOT: 409,
-  INSUFFICIENT_BALANCE: 402,
-  TRX_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  BODY_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  INTERNAL_ERROR: 500,
-};
-
-/** A refusal envelope: `ok` false, a distinct status, a clear message. */
-export function refuse(status: string, message: string): Answer {
-  return { http: HTTP_OF[status] ?? 422, body: { ok: false, status, message } };
-}
+import { lagMsOf, limitsOf, REFERENCE, type Reading } from './legal.js';
 
 interface Account {
   id: string;
@@ -57,28 +29,30 @@ interface Txn {
   product: string;
   date: string;
   status: 'SUCCESS';
+  /** performance.now() from when history and cek-trx-id show it (the `lag` knob). */
+  visibleAt: number;
 }
 
 export interface Handled {
   answer: Answer;
   /** The request passed every check that does not depend on money or slots: it could have spent money. */
   couldSucceed: boolean;
+  /** The request's parameters, aliases folded into canonical names. */
+  params: Record<string, unknown>;
 }
 
-/** Default and maximum of `limit` in the reference simulator (the provider shows neither). */
-export const HISTORY_DEFAULT_LIMIT = 50;
-export const HISTORY_MAX_LIMIT = 500;
-
-const ALIASES_OF_FILTERS = ['search', 'nomor', 'tanggal', 'bulan', 'tahun'];
+/** A balance above 2^31 (the `saldo=big` reading) is the fixture's plus this. */
+const BIG = 2 ** 32;
 
 function to62(n: string): string {
   return n.startsWith('0') ? `62${n.slice(1)}` : n;
 }
 
 /**
- * The simulator's accounts, products, managers and history, and the API's rules over them. All of one
- * request's work is synchronous, so two requests never interleave: a trx_id is checked and recorded in one
- * step, which is what makes concurrent duplicates create one transaction.
+ * The simulator's accounts, products, managers and history, and the API's rules over them, under one reading
+ * of what the provider leaves open. All of one request's work is synchronous, so two requests never
+ * interleave: a trx_id is checked and recorded in one step, which is what makes concurrent duplicates create
+ * one transaction.
  */
 export class SimState {
   fault: FaultSetting | null = null;
@@ -88,16 +62,18 @@ export class SimState {
   private readonly managers: Manager[] = [];
   private readonly txns: Txn[] = [];
   private readonly byTrx = new Map<string, Txn>();
+  private readonly roundRobin = new Map<string, number>();
   private seq = 0;
 
   constructor(
     private readonly spec: Spec,
     fixture: Fixture,
     demoKey?: string,
+    readonly reading: Reading = REFERENCE,
   ) {
     for (const a of fixture.accounts) {
       const apiKey = demoKey && a.id === fixture.suite.account ? demoKey : a.api_key;
-      const acct = { id: a.id, apiKey, saldo: a.saldo };
+      const acct = { id: a.id, apiKey, saldo: a.saldo + (reading.saldo === 'big' ? BIG : 0) };
       this.accounts.set(a.id, acct);
       this.byKey.set(apiKey, acct);
     }
@@ -106,18 +82,15 @@ export class SimState {
     for (const h of fixture.history) {
       const manager = this.managers.find((m) => m.number === h.manager);
       if (manager && !manager.members.has(h.member)) manager.members.set(h.member, this.freeSlot(manager) ?? 0);
-      this.record({
-        trxId: h.trx_id,
-        account: h.account,
-        manager: h.manager,
-        member: h.member,
-        product: h.product,
-        date: h.date,
-      });
+      this.record(
+        { trxId: h.trx_id, account: h.account, manager: h.manager, member: h.member, product: h.product, date: h.date },
+        0,
+      );
     }
   }
 
-  private on(name: FaultName): boolean {
+  /** Whether the named behaviour fault is on. */
+  private fault$(name: FaultName): boolean {
     return this.fault?.name === name;
   }
 
@@ -132,27 +105,20 @@ export class SimState {
   }
 
   handle(endpoint: Endpoint, method: Method, raw: Params): Handled {
-    let params = raw;
-    if (endpoint === 'history-transaksi' && this.on('alias-ignored')) {
-      params = Object.fromEntries(Object.entries(raw).filter(([k]) => !ALIASES_OF_FILTERS.includes(k)));
-    }
-    const folded = this.spec.foldRequest(endpoint, params);
+    const rewrite = this.fault ? faultNamed(this.fault.name).request : undefined;
+    const folded = this.spec.foldRequest(endpoint, rewrite ? rewrite(raw, endpoint) : raw);
+    const p = folded.params;
+    const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
     const problems = folded.problems.filter(
-      (p) =>
-        !(this.on('msisdn-unchecked') && p.param === 'msisdn') && !(this.on('kind-unchecked') && p.param === 'kind'),
+      (q) =>
+        !(this.fault$('msisdn-unchecked') && q.param === 'msisdn') &&
+        !(this.fault$('kind-unchecked') && q.param === 'kind'),
     );
-    const keyProblem = problems.find((p) => p.param === 'api_key');
-    if (keyProblem?.code === 'conflict')
-      return { answer: refuse('CONFLICTING_PARAMETER', keyProblem.message), couldSucceed: false };
-    if (keyProblem)
-      return {
-        answer: refuse('INVALID_API_KEY', `${keyProblem.message}: the api_key is missing or empty`),
-        couldSucceed: false,
-      };
-    const key = String(folded.params.api_key);
-    let account = this.byKey.get(key);
-    if (!account && this.on('auth-any-key')) account = this.byKey.values().next().value;
-    if (!account) return { answer: refuse('INVALID_API_KEY', 'The api_key is not known.'), couldSucceed: false };
+    const keyProblem = problems.find((q) => q.param === 'api_key');
+    if (keyProblem?.code === 'conflict') return no(refuse('CONFLICTING_PARAMETER', keyProblem.message));
+    if (keyProblem) return no(refuse('INVALID_API_KEY', `${keyProblem.message}: the api_key is missing or empty`));
+    const account = this.authenticate(String(p.api_key));
+    if (!account) return no(refuse('INVALID_API_KEY', 'The api_key is not known.'));
     const first = problems[0];
     if (first) {
       const status =
@@ -160,143 +126,191 @@ export class SimState {
           ? 'MISSING_PARAMETER'
           : first.code === 'conflict'
             ? 'CONFLICTING_PARAMETER'
-            : `INVALID_${first.param.toUpperCase() || 'PARAMETER'}`;
-      return { answer: refuse(status, problems.map((p) => p.message).join('; ')), couldSucceed: false };
+            : invalidStatus(first.param);
+      return no(refuse(status, problems.map((q) => q.message).join('; ')));
     }
-    const p = folded.params;
+    const yes = (answer: Answer): Handled => ({ answer, couldSucceed: true, params: p });
     switch (endpoint) {
       case 'saldo-user':
-        return {
-          answer: this.success({ saldo: this.on('saldo-as-string') ? String(account.saldo) : account.saldo }),
-          couldSucceed: true,
-        };
+        return yes(success({ saldo: account.saldo }));
       case 'history-transaksi':
-        return { answer: this.history(account, method, p), couldSucceed: true };
+        return yes(this.history(account, p));
       case 'cek-trx-id':
-        return { answer: this.lookup(account, String(p.trx_id)), couldSucceed: true };
+        return yes(this.lookup(account, String(p.trx_id)));
       case 'invite-member':
         return this.invite(account, p);
     }
   }
 
-  private success(fields: Record<string, unknown>): Answer {
-    const body: Record<string, unknown> = {
-      ok: true,
-      status: this.on('success-status-ok') ? 'OK' : 'SUCCESS',
-      ...fields,
-    };
-    if (this.on('envelope-no-status')) delete body.status;
-    return { http: 200, body };
+  /** The account of a key. Fault `auth-any-key`: any key is the first account's. */
+  private authenticate(key: string): Account | undefined {
+    const account = this.byKey.get(key);
+    if (!account && this.fault$('auth-any-key')) return this.byKey.values().next().value;
+    return account;
   }
 
-  private history(account: Account, method: Method, p: Record<string, unknown>): Answer {
-    let recs = this.txns.filter((t) => t.account === account.id);
-    if (!this.on('date-filters-ignored')) {
+  private history(account: Account, p: Record<string, unknown>): Answer {
+    const now = performance.now();
+    let recs = this.txns.filter((t) => t.account === account.id && t.visibleAt <= now);
+    // Fault `date-filters-ignored`.
+    if (!this.fault$('date-filters-ignored')) {
       if (p.date !== undefined) recs = recs.filter((t) => t.date === p.date);
       if (p.month !== undefined) recs = recs.filter((t) => t.date.slice(5, 7) === p.month);
       if (p.year !== undefined) recs = recs.filter((t) => t.date.slice(0, 4) === p.year);
     }
-    if (p.q !== undefined && !this.on('q-ignored')) {
-      const s = String(p.q).toLowerCase();
-      const s62 = /^0\d+$/.test(s) ? to62(s) : s;
-      recs = recs.filter((t) => {
-        const product = this.products.find((x) => x.code === t.product);
-        return (
-          t.manager.includes(s62) ||
-          t.member.includes(s62) ||
-          t.manager.includes(s) ||
-          t.member.includes(s) ||
-          (!this.on('q-misses-trx-id') && t.trxId.toLowerCase().includes(s)) ||
-          t.product.toLowerCase().includes(s) ||
-          (product?.name.toLowerCase().includes(s) ?? false)
-        );
-      });
-    }
-    recs = [...recs].sort((a, b) => (a.date === b.date ? b.seq - a.seq : a.date < b.date ? 1 : -1));
-    const limit = this.on('limit-ignored')
+    // Fault `q-ignored`.
+    if (p.q !== undefined && !this.fault$('q-ignored')) recs = recs.filter((t) => this.matches(t, String(p.q)));
+    recs = this.ordered(recs);
+    const { defaultLimit, maxLimit } = limitsOf(this.reading);
+    // Fault `limit-ignored`.
+    const limit = this.fault$('limit-ignored')
       ? Number.POSITIVE_INFINITY
-      : Math.min(Number(p.limit ?? HISTORY_DEFAULT_LIMIT), HISTORY_MAX_LIMIT);
-    recs = recs.slice(0, limit);
-    if (method === 'POST' && this.on('post-drops-record') && recs.length >= 2) recs = recs.slice(0, -1);
-    const data = recs.map((t) => ({
+      : Math.min(p.limit === undefined ? defaultLimit : Number(p.limit), maxLimit);
+    const extra = this.reading.extra === 'everywhere';
+    const data = recs.slice(0, limit).map((t) => ({
       trx_id: t.trxId,
       manager_number: t.manager,
       member_number: t.member,
-      date: this.on('history-date-format') ? t.date.split('-').reverse().join('-') : t.date,
+      date: t.date,
+      ...(extra ? { product_code: t.product } : {}),
     }));
-    return this.success({ data });
+    return success({ data });
+  }
+
+  /** Whether q occurs in a record: numbers in either form, the trx_id, the product's code or name, any case. */
+  private matches(t: Txn, q: string): boolean {
+    const s = q.toLowerCase();
+    const s62 = /^0\d+$/.test(s) ? to62(s) : s;
+    const product = this.products.find((x) => x.code === t.product);
+    const numbers = [t.manager, t.member, `0${t.manager.slice(2)}`, `0${t.member.slice(2)}`];
+    return (
+      numbers.some((n) => n.includes(s) || n.includes(s62)) ||
+      // Fault `q-misses-trx-id`.
+      (!this.fault$('q-misses-trx-id') && t.trxId.toLowerCase().includes(s)) ||
+      t.product.toLowerCase().includes(s) ||
+      (product?.name.toLowerCase().includes(s) ?? false)
+    );
+  }
+
+  /** History order under the `order` knob. */
+  private ordered(recs: Txn[]): Txn[] {
+    const newest = [...recs].sort((a, b) => (a.date === b.date ? b.seq - a.seq : a.date < b.date ? 1 : -1));
+    if (this.reading.order === 'oldest') return newest.reverse();
+    if (this.reading.order === 'shuffled') {
+      for (let i = newest.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [newest[i], newest[j]] = [newest[j] as Txn, newest[i] as Txn];
+      }
+    }
+    return newest;
   }
 
   private lookup(account: Account, trxId: string): Answer {
     const txn = this.byTrx.get(`${account.id}\u0000${trxId}`);
-    if (!txn && !this.on('lookup-phantom')) return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
-    const swapped = [...trxId].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-    return this.success({
-      data: { trx_id: this.on('lookup-wrong-id') ? swapped : trxId, status: txn?.status ?? 'SUCCESS' },
-    });
+    const visible = txn && txn.visibleAt <= performance.now() ? txn : undefined;
+    // Fault `lookup-phantom`.
+    if (!visible && !this.fault$('lookup-phantom'))
+      return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
+    return success({ data: { trx_id: trxId, status: visible?.status ?? 'SUCCESS' } });
   }
 
   private invite(account: Account, p: Record<string, unknown>): Handled {
     const trxId = String(p.trx_id);
-    const no = (status: string, message: string): Handled => ({ answer: refuse(status, message), couldSucceed: false });
-    if (this.byTrx.has(`${account.id}\u0000${trxId}`) && !this.on('duplicate-trx-accepted')) {
-      return no('DUPLICATE_TRX_ID', `trx_id ${trxId} was already used.`);
+    const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
+    // Fault `duplicate-trx-accepted`.
+    if (this.byTrx.has(`${account.id}\u0000${trxId}`) && !this.fault$('duplicate-trx-accepted')) {
+      return no(refuse('DUPLICATE_TRX_ID', `trx_id ${trxId} was already used.`));
     }
     const wanted = String(p.product_code).toLowerCase();
     const product = this.products.find((x) => x.code.toLowerCase() === wanted || x.name.toLowerCase() === wanted);
-    if (!product) return no('UNKNOWN_PRODUCT', `No product with code or name ${String(p.product_code)}.`);
-    if (p.kind !== undefined && p.kind !== product.kind && !this.on('kind-unchecked')) {
-      return no('KIND_MISMATCH', `Product ${product.code} is of kind ${product.kind}, not ${String(p.kind)}.`);
+    if (!product) return no(refuse('UNKNOWN_PRODUCT', `No product with code or name ${String(p.product_code)}.`));
+    // Fault `kind-unchecked` (an unknown kind was let through above).
+    if (p.kind !== undefined && p.kind !== product.kind && !this.fault$('kind-unchecked')) {
+      return no(refuse('KIND_MISMATCH', `Product ${product.code} is of kind ${product.kind}, not ${String(p.kind)}.`));
     }
-    const yes = (answer: Answer): Handled => ({ answer, couldSucceed: true });
+    const yes = (answer: Answer): Handled => ({ answer, couldSucceed: true, params: p });
     if (account.saldo < product.price) {
       return yes(refuse('INSUFFICIENT_BALANCE', `Balance ${account.saldo} is below the price ${product.price}.`));
     }
-    const msisdn = String(p.msisdn);
-    const member = to62(msisdn);
-    const mine = this.managers.filter((m) => m.account === account.id && m.kind === product.kind);
-    let manager = mine.find((m) => m.members.has(member));
-    let slot = manager?.members.get(member);
-    if (!manager) {
-      manager = mine.find((m) => this.freeSlot(m) !== undefined);
-      slot = manager ? this.freeSlot(manager) : undefined;
-    }
-    if (!manager || slot === undefined)
-      return yes(refuse('NO_FREE_SLOT', `No ${product.kind} manager has a free slot.`));
-    manager.members.set(member, slot);
-    account.saldo += this.on('invite-credits-balance') ? product.price : -product.price;
-    if (!this.on('invite-not-recorded')) {
-      this.record({
-        trxId,
-        account: account.id,
-        manager: manager.number,
-        member,
-        product: product.code,
-        date: new Date().toISOString().slice(0, 10),
-      });
+    const member = to62(String(p.msisdn));
+    const place = this.place(account, product.kind, member);
+    if (!place) return yes(refuse('NO_FREE_SLOT', `No ${product.kind} manager has a free slot.`));
+    for (const m of this.managers) if (m.kind === product.kind && m.account === account.id) m.members.delete(member);
+    place.manager.members.set(member, place.slot);
+    // Fault `invite-credits-balance`.
+    account.saldo += this.fault$('invite-credits-balance') ? product.price : -product.price;
+    // Fault `invite-not-recorded`.
+    if (!this.fault$('invite-not-recorded')) {
+      this.record(
+        {
+          trxId,
+          account: account.id,
+          manager: place.manager.number,
+          member,
+          product: product.code,
+          date: new Date().toISOString().slice(0, 10),
+        },
+        lagMsOf(this.reading),
+      );
     }
     return yes(
-      this.success({
-        message: `Member ${member} added to manager ${manager.number} (${product.kind}), slot ${slot}.`,
+      success({
+        message: `Member ${member} added to manager ${place.manager.number} (${product.kind}), slot ${place.slot}.`,
         trx_id: trxId,
-        detail: {
-          manager: manager.number,
-          member: this.on('invite-member-raw') ? msisdn : member,
-          slot: this.on('invite-slot-number') ? slot : String(slot),
-        },
+        detail: { manager: place.manager.number, member, slot: String(place.slot) },
       }),
     );
   }
 
-  private freeSlot(m: Manager): number | undefined {
+  /** Where an invite puts a member, under the `slot` knob. */
+  private place(account: Account, kind: string, member: string): { manager: Manager; slot: number } | undefined {
+    const mine = this.managers.filter((m) => m.account === account.id && m.kind === kind);
+    const current = mine.find((m) => m.members.has(member));
+    if (this.reading.slot === 'old' && current) return { manager: current, slot: current.members.get(member) ?? 0 };
+    // The member leaves its old slot before it takes a new one.
+    const withFree = mine.filter((m) => m === current || this.freeSlot(m) !== undefined);
+    const free = (m: Manager): number | undefined => {
+      if (m !== current) return this.freeSlot(m);
+      const without = new Map(m.members);
+      without.delete(member);
+      return this.freeSlot({ ...m, members: without });
+    };
+    let manager: Manager | undefined;
+    switch (this.reading.slot) {
+      case 'round-robin': {
+        const at = this.roundRobin.get(kind) ?? 0;
+        for (let i = 0; i < mine.length && !manager; i++) {
+          const m = mine[(at + i) % mine.length];
+          if (m && free(m) !== undefined) {
+            manager = m;
+            this.roundRobin.set(kind, (at + i + 1) % mine.length);
+          }
+        }
+        break;
+      }
+      case 'random':
+        manager = withFree[Math.floor(Math.random() * withFree.length)];
+        break;
+      default:
+        manager = mine.find((m) => free(m) !== undefined);
+    }
+    const slot = manager ? free(manager) : undefined;
+    return manager && slot !== undefined ? { manager, slot } : undefined;
+  }
+
+  private freeSlot(m: Pick<Manager, 'members' | 'slots'>): number | undefined {
     const taken = new Set(m.members.values());
     for (let s = 1; s <= m.slots; s++) if (!taken.has(s)) return s;
     return undefined;
   }
 
-  private record(t: Omit<Txn, 'seq' | 'status'>): void {
-    const txn: Txn = { ...t, seq: ++this.seq, status: 'SUCCESS' };
+  private record(t: Omit<Txn, 'seq' | 'status' | 'visibleAt'>, lagMs: number): void {
+    const txn: Txn = { ...t, seq: ++this.seq, status: 'SUCCESS', visibleAt: performance.now() + lagMs };
     this.txns.push(txn);
     this.byTrx.set(`${t.account}\u0000${t.trxId}`, txn);
   }
+}
+
+function success(fields: Record<string, unknown>): Answer {
+  return { http: 200, body: { ok: true, status: 'SUCCESS', ...fields } };
 }

@@ -38,6 +38,16 @@ export interface ParamInfo {
   schema: Schema;
 }
 
+/** What a team knows of its provider beyond the document: listed values are never drift. */
+export interface DriftOptions {
+  /** Status words the provider is known to use (refusals and transaction states). */
+  knownStatuses?: readonly string[];
+  /** HTTP statuses the provider is known to give refusals. */
+  knownHttpStatuses?: readonly number[];
+  /** The HTTP status of the answer, compared with `knownHttpStatuses`. */
+  httpStatus?: number;
+}
+
 export interface OperationInfo {
   endpoint: Endpoint;
   path: string;
@@ -285,16 +295,19 @@ export class Spec {
 
   /**
    * Fields and status values that the document does not name, in a body that has the envelope. Array
-   * indices are folded so each unnamed field is reported once.
+   * indices are folded so each unnamed field is reported once. A refusal's status word and HTTP status are
+   * drift only against the lists a team gives (`known_statuses`, `known_http_statuses`): the provider
+   * documents none. A status value the team lists is never drift.
    */
-  drift(endpoint: Endpoint, body: unknown): Drift[] {
+  drift(endpoint: Endpoint, body: unknown, opts: DriftOptions = {}): Drift[] {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
     const okValue = (body as Record<string, unknown>).ok;
     const schemaName = okValue === true ? this.operation(endpoint).successSchema : 'Refusal';
+    const listed = opts.knownStatuses ?? [];
     const found = new Map<string, Drift>();
     const walk = (value: unknown, schema: Schema, path: string): void => {
       const r = this.resolve(schema);
-      if (r.knownValues && typeof value === 'string' && !r.knownValues.includes(value)) {
+      if (r.knownValues && typeof value === 'string' && !r.knownValues.includes(value) && !listed.includes(value)) {
         found.set(`s${path}=${value}`, { endpoint, kind: 'status', path, value });
       }
       if (Array.isArray(value)) {
@@ -310,6 +323,18 @@ export class Spec {
       }
     };
     walk(body, this.deref<Schema>({ $ref: `#/components/schemas/${schemaName}` }), '$');
+    if (okValue === false) {
+      const status = (body as Record<string, unknown>).status;
+      if (opts.knownStatuses && typeof status === 'string' && !listed.includes(status))
+        found.set(`s$.status=${status}`, { endpoint, kind: 'status', path: '$.status', value: status });
+      if (opts.knownHttpStatuses && opts.httpStatus !== undefined && !opts.knownHttpStatuses.includes(opts.httpStatus))
+        found.set(`h${opts.httpStatus}`, {
+          endpoint,
+          kind: 'http',
+          path: 'HTTP status',
+          value: String(opts.httpStatus),
+        });
+    }
     return [...found.values()];
   }
 

@@ -55,6 +55,8 @@ export interface Exchange {
   url: string;
   httpStatus: number;
   contentType: string;
+  /** Response headers, names in lower case (Retry-After, say). */
+  headers?: Record<string, string>;
   bodyText: string;
   /** The parsed JSON body, or undefined when the body is not JSON. */
   body: unknown;
@@ -78,7 +80,8 @@ export interface Finding {
 /** A field or status value that openapi.yaml does not name: reported, fails only a strict run. */
 export interface Drift {
   endpoint: Endpoint;
-  kind: 'field' | 'status';
+  /** `http`: a refusal's HTTP status outside the team's `known_http_statuses`. */
+  kind: 'field' | 'status' | 'http';
   /** JSON path with array indices folded to `[]`, so one drift is reported once. */
   path: string;
   value?: string;

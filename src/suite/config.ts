@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { checkConfig, readSecretFile, readYamlFile, UsageError } from '../config.js';
+import { parseRate } from '../shared/token-bucket.js';
 import { type FaultName, isFaultName } from '../simulator/faults.js';
+import { loadFixture } from '../simulator/fixtures.js';
+import { parseReading } from '../simulator/legal.js';
 import { type ClauseId, isClauseId } from '../spec/types.js';
 import type { Kind } from './target.js';
 
@@ -34,12 +37,26 @@ export interface ContractConfig {
   reportsDir: string;
   /** Run only the scenarios whose requests plain OpenAPI can express (for a validation proxy such as Prism). */
   canonicalOnly: boolean;
-  /** Options of the embedded simulator (self-tests and demos): a fault, a path prefix, a variant. */
-  simulator: { fault?: FaultName; prefix?: string; variant?: 'reference' | 'legal' };
+  /** Run only the scenarios whose title matches this regular expression. */
+  grep?: string;
+  /** The gate's own pace, requests per second over the whole run. @defaultValue unlimited */
+  rateLimit?: number;
+  /** Total time one request may wait out rate limits (429, 503 with Retry-After). @defaultValue 30000 */
+  maxWaitMs: number;
+  /** How long a read of what an invite wrote is tried again before a violation (INV-5, INV-6). @defaultValue 5000 */
+  settleMs: number;
+  /** Status words the provider is known to use: then any other refusal status is drift. */
+  knownStatuses?: string[];
+  /** HTTP statuses the provider is known to give refusals: then any other is drift. */
+  knownHttpStatuses?: number[];
+  /** Options of the embedded simulator (self-tests and demos): a fault, a path prefix, a legal reading. */
+  simulator: { fault?: FaultName; prefix?: string; legal?: string };
 }
 
 export const DEFAULT_MAX_INVITES = 10;
 export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_WAIT_MS = 30_000;
+export const DEFAULT_SETTLE_MS = 5_000;
 
 /** The config file: what a team commits (no key in it, ever). */
 const FILE_SCHEMA = {
@@ -57,6 +74,11 @@ const FILE_SCHEMA = {
     trx_id: { type: 'string', minLength: 1, maxLength: 64 },
     strict: { type: 'boolean' },
     timeout: { type: 'string', pattern: '^[0-9]+(ms|s)$' },
+    rate_limit: { type: 'string', minLength: 1 },
+    max_wait: { type: 'string', pattern: '^[0-9]+(ms|s)$' },
+    settle: { type: 'string', pattern: '^[0-9]+(ms|s)$' },
+    known_statuses: { type: 'array', items: { type: 'string', minLength: 1 } },
+    known_http_statuses: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } },
     deviations: {
       type: 'array',
       items: {
@@ -84,6 +106,11 @@ interface FileConfig {
   trx_id?: string;
   strict?: boolean;
   timeout?: string;
+  rate_limit?: string;
+  max_wait?: string;
+  settle?: string;
+  known_statuses?: string[];
+  known_http_statuses?: number[];
   deviations?: Deviation[];
 }
 
@@ -103,19 +130,23 @@ export interface ContractFlags {
   canonicalOnly?: boolean;
   timeout?: string;
   reportsDir?: string;
+  grep?: string;
+  rateLimit?: string;
+  maxWait?: string;
+  settle?: string;
   simulatorFault?: string;
   simulatorPrefix?: string;
-  simulatorVariant?: string;
+  simulatorLegal?: string;
 }
 
 const MSISDN = /^(08|62)[0-9]{7,12}$/;
 
 /** Parses `500ms`, `2s` or `2` (seconds) into milliseconds. */
-export function parseDuration(raw: string, what: string): number {
+export function parseDuration(raw: string, what: string, opts: { zero?: boolean } = {}): number {
   const m = /^(\d+)(ms|s)?$/.exec(raw.trim());
   if (!m) throw new UsageError(`${what} must be a duration like 500ms or 2s, got '${raw}'`);
   const n = Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
-  if (n <= 0) throw new UsageError(`${what} must be more than 0, got '${raw}'`);
+  if (n <= 0 && !opts.zero) throw new UsageError(`${what} must be more than 0, got '${raw}'`);
   return n;
 }
 
@@ -179,15 +210,17 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
       : (file.msisdns ?? []);
   for (const m of msisdns)
     if (!MSISDN.test(m)) throw new UsageError(`test number '${m}' is not an msisdn (digits, beginning with 08 or 62)`);
+  // Against the embedded simulator the gate invites with the fixture's product, kind and numbers, up to its cap.
+  const embedded = baseUrl === undefined ? loadFixture().suite : undefined;
   const maxRaw = flags.maxInvites ?? (env.H2H_MAX_INVITES || undefined);
-  let maxInvites = file.max_invites ?? DEFAULT_MAX_INVITES;
+  let maxInvites = file.max_invites ?? embedded?.max_invites ?? DEFAULT_MAX_INVITES;
   if (maxRaw !== undefined) {
     if (!/^\d+$/.test(maxRaw) || Number(maxRaw) > 1000)
       throw new UsageError(`--max-invites must be an integer from 0 to 1000, got '${maxRaw}'`);
     maxInvites = Number(maxRaw);
   }
   const allowWrites = flags.allowWrites ?? truthy(env.H2H_ALLOW_WRITES) ?? file.allow_writes ?? false;
-  const product = flags.product ?? (env.H2H_PRODUCT_CODE || undefined) ?? file.product;
+  const product = flags.product ?? (env.H2H_PRODUCT_CODE || undefined) ?? file.product ?? embedded?.product;
   if (baseUrl !== undefined && allowWrites) {
     if (!product)
       throw new UsageError('--allow-writes needs --product (H2H_PRODUCT_CODE): the product code to invite with');
@@ -205,12 +238,31 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
   if (fault !== undefined && !isFaultName(fault)) throw new UsageError(`--simulator-fault: unknown fault '${fault}'`);
   if (fault !== undefined && baseUrl !== undefined)
     throw new UsageError('--simulator-fault applies to the embedded simulator only; it cannot be used with a base URL');
-  const variant = flags.simulatorVariant ?? (env.H2H_SIMULATOR_VARIANT || undefined);
-  if (variant !== undefined && variant !== 'reference' && variant !== 'legal')
-    throw new UsageError(`--simulator-variant must be reference or legal, got '${variant}'`);
+  const legal = flags.simulatorLegal ?? (env.H2H_SIMULATOR_LEGAL || undefined);
+  if (legal !== undefined) {
+    if (baseUrl !== undefined)
+      throw new UsageError(
+        '--simulator-legal applies to the embedded simulator only; it cannot be used with a base URL',
+      );
+    parseReading(legal);
+  }
   const prefix = flags.simulatorPrefix ?? (env.H2H_SIMULATOR_PREFIX || undefined);
   if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
     throw new UsageError(`--simulator-prefix must start with /, got '${prefix}'`);
+  const rateRaw = flags.rateLimit ?? (env.H2H_RATE_LIMIT || undefined) ?? file.rate_limit;
+  const rate = rateRaw === undefined ? undefined : parseRate(rateRaw);
+  if (rate === 'invalid')
+    throw new UsageError(`--rate-limit must be requests per second like 10/s or 600/m, got '${rateRaw}'`);
+  const maxWaitRaw = flags.maxWait ?? (env.H2H_MAX_WAIT || undefined) ?? file.max_wait;
+  const settleRaw = flags.settle ?? (env.H2H_SETTLE || undefined) ?? file.settle;
+  const grep = flags.grep ?? (env.H2H_GREP || undefined);
+  if (grep !== undefined) {
+    try {
+      new RegExp(grep);
+    } catch (err) {
+      throw new UsageError(`--grep: ${(err as Error).message}`);
+    }
+  }
   const trx = flags.trxId ?? (env.H2H_KNOWN_TRX_ID || undefined) ?? file.trx_id;
 
   return {
@@ -218,8 +270,8 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     ...(apiKey !== undefined ? { apiKey } : {}),
     allowWrites: baseUrl === undefined ? true : allowWrites,
     ...(product ? { product } : {}),
-    ...(kind ? { kind: kind as Kind } : {}),
-    msisdns,
+    ...(kind ? { kind: kind as Kind } : embedded ? { kind: embedded.kind } : {}),
+    msisdns: msisdns.length === 0 && embedded ? embedded.msisdns : msisdns,
     maxInvites,
     ...(trx ? { knownTrxId: trx } : {}),
     strict: flags.strict ?? truthy(env.H2H_STRICT) ?? file.strict ?? false,
@@ -227,18 +279,18 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     deviations,
     timeoutMs: timeoutRaw ? parseDuration(timeoutRaw, '--timeout') : DEFAULT_TIMEOUT_MS,
     reportsDir: resolve(flags.reportsDir ?? (env.H2H_REPORTS_DIR || undefined) ?? 'reports'),
+    ...(grep !== undefined ? { grep } : {}),
+    ...(rate ? { rateLimit: rate.perSecond } : {}),
+    maxWaitMs: maxWaitRaw ? parseDuration(maxWaitRaw, '--max-wait', { zero: true }) : DEFAULT_MAX_WAIT_MS,
+    settleMs: settleRaw ? parseDuration(settleRaw, '--settle', { zero: true }) : DEFAULT_SETTLE_MS,
+    ...(file.known_statuses ? { knownStatuses: file.known_statuses } : {}),
+    ...(file.known_http_statuses ? { knownHttpStatuses: file.known_http_statuses } : {}),
     simulator: {
       ...(fault !== undefined && isFaultName(fault) ? { fault } : {}),
       ...(prefix ? { prefix } : {}),
-      ...(variant ? { variant: variant as 'reference' | 'legal' } : {}),
+      ...(legal ? { legal } : {}),
     },
   };
-}
-
-/** The environment that carries a resolved config to Playwright: the key only in H2H_API_KEY. */
-export function configEnv(cfg: ContractConfig): Record<string, string> {
-  const { apiKey, ...rest } = cfg;
-  return { H2H_CONTRACT_CONFIG: JSON.stringify(rest), ...(apiKey ? { H2H_API_KEY: apiKey } : {}) };
 }
 
 /** The config inside Playwright: the one `h2h contract` resolved, or resolved here from the environment. */

@@ -1,66 +1,83 @@
-import { callApi } from '../client/client.js';
-import { maskPhone, registerSecret } from '../redact.js';
+import { maskPhone, redact, registerSecret } from '../redact.js';
+import { TokenBucket } from '../shared/token-bucket.js';
+import { parseReading } from '../simulator/legal.js';
 import { startSimulator } from '../simulator/server.js';
 import { loadSpec } from '../spec/load.js';
-import { configEnv, configFromEnv } from './config.js';
-import { httpTarget } from './run.js';
-import { buildScenarios, newRunId, planWrites } from './scenarios.js';
-import { simulatorSettings } from './sweep.js';
-import { discover, type TargetData } from './target.js';
+import { buildCatalogue } from './catalogue/index.js';
+import { configFromEnv } from './config.js';
+import { writeRunFile } from './handover.js';
+import { discover, httpSend } from './in-process.js';
+import { planRun } from './plan.js';
+import { preflight } from './preflight.js';
+import { newRunId } from './run-ids.js';
 
 /**
- * Once per run: start the embedded simulator when no base URL is given, read the target's own history, plan
- * the invites, print the planned spend. Workers get all of it through the environment.
+ * Once per run: start the embedded simulator when no base URL is given, check the target and the key, read the
+ * target's own history, print what the run can spend, and write the run file for the workers.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  let cfg = configFromEnv();
+  const cfg = configFromEnv();
   let close = async (): Promise<void> => {};
+  let baseUrl = cfg.baseUrl ?? '';
+  let apiKey = cfg.apiKey ?? '';
   if (!cfg.baseUrl) {
     const sim = await startSimulator({
       ...(cfg.apiKey ? { apiKey: cfg.apiKey } : {}),
       fault: cfg.simulator.fault ? { name: cfg.simulator.fault } : null,
       prefix: cfg.simulator.prefix ?? '',
-      variant: cfg.simulator.variant ?? 'reference',
+      ...(cfg.simulator.legal ? { reading: parseReading(cfg.simulator.legal) } : {}),
     });
     close = () => sim.close();
-    const settings = simulatorSettings(sim);
-    cfg = { ...cfg, ...settings, msisdns: [...settings.msisdns] };
+    baseUrl = sim.url;
+    apiKey = sim.apiKey;
+    process.env.H2H_API_KEY = apiKey;
+    const extras = [
+      cfg.simulator.fault && `fault ${cfg.simulator.fault}`,
+      cfg.simulator.legal && `reading ${cfg.simulator.legal}`,
+    ];
     console.log(
-      `h2h contract: embedded simulator at ${sim.url}${cfg.simulator.fault ? ` with fault ${cfg.simulator.fault}` : ''}`,
+      `h2h contract: embedded simulator at ${sim.url}${extras.some(Boolean) ? ` with ${extras.filter(Boolean).join(', ')}` : ''}`,
     );
   }
-  registerSecret(cfg.apiKey);
-  Object.assign(process.env, configEnv(cfg), { H2H_BASE_URL: cfg.baseUrl, H2H_RUN_ID: newRunId() });
-
-  const target = httpTarget({ ...cfg, baseUrl: cfg.baseUrl ?? '', apiKey: cfg.apiKey ?? '', timeoutMs: cfg.timeoutMs });
-  const probe = await callApi({
-    baseUrl: cfg.baseUrl ?? '',
-    endpoint: 'saldo-user',
-    method: 'POST',
-    params: { api_key: cfg.apiKey },
-    timeoutMs: cfg.timeoutMs,
-  });
-  if (probe.error && (probe.error.reason === 'connect' || probe.error.reason === 'timeout')) {
-    throw new Error(`target unreachable: ${probe.error.message}`);
+  registerSecret(apiKey);
+  const targetLabel = cfg.baseUrl ? redact(cfg.baseUrl) : '(embedded simulator)';
+  const raw = httpSend(baseUrl, cfg.timeoutMs);
+  const policy = {
+    maxWaitMs: cfg.maxWaitMs,
+    ...(cfg.rateLimit ? { throttle: new TokenBucket(cfg.rateLimit, 1) } : {}),
+  };
+  try {
+    const { saldo } = await preflight(raw, policy, apiKey, targetLabel);
+    const data = await discover(raw, policy, { ...cfg, apiKey });
+    const file = writeRunFile({ baseUrl, targetLabel, data, runId: newRunId() });
+    const remove = file.remove;
+    const plan = planRun(buildCatalogue(loadSpec()), {
+      allowWrites: cfg.allowWrites,
+      maxInvites: cfg.maxInvites,
+      canonicalOnly: cfg.canonicalOnly,
+      ...(cfg.grep ? { grep: cfg.grep } : {}),
+    });
+    const skippedByCap = plan.entries.filter((e) => e.skip?.startsWith('over the invite cap')).length;
+    if (cfg.allowWrites) {
+      console.log(
+        `h2h contract: spend: at most ${cfg.maxInvites} invite(s) can be charged in this run (--max-invites): ` +
+          `${plan.writes} that a conformant API carries out (product ${cfg.product ?? '(none)'}, numbers ${cfg.msisdns.map(maskPhone).join(', ')}), ` +
+          `the rest only if it accepts invites it must refuse${typeof saldo === 'number' ? `; balance now ${saldo}` : ''}` +
+          `${skippedByCap ? `; ${skippedByCap} writing scenario(s) over the cap will be skipped` : ''}`,
+      );
+    } else {
+      console.log(
+        'h2h contract: read-only run: no invite request that could succeed will be sent (--allow-writes to change)',
+      );
+    }
+    if (!data.record)
+      console.log('h2h contract: the account has no history: scenarios that take their data from it are skipped');
+    return async () => {
+      remove();
+      await close();
+    };
+  } catch (err) {
+    await close();
+    throw err;
   }
-  const data: TargetData = probe.exchange ? await discover(target).catch(() => ({ seen: 0 })) : { seen: 0 };
-  process.env.H2H_TARGET_DATA = JSON.stringify(data);
-
-  const scenarios = buildScenarios(loadSpec(), { allowWrites: cfg.allowWrites });
-  const plan = planWrites(scenarios, cfg.maxInvites);
-  const saldo = (probe.exchange?.body as { saldo?: unknown } | undefined)?.saldo;
-  if (cfg.allowWrites) {
-    console.log(
-      `h2h contract: planned spend: up to ${plan.planned} invite request(s) that could succeed, product ${cfg.product ?? '(none)'}, ` +
-        `numbers ${cfg.msisdns.map(maskPhone).join(', ')}, cap ${cfg.maxInvites}${typeof saldo === 'number' ? `, balance now ${saldo}` : ''}` +
-        `${plan.over.size ? `; ${plan.over.size} writing test(s) over the cap will be skipped` : ''}`,
-    );
-  } else {
-    console.log(
-      'h2h contract: read-only run: no invite request that could succeed will be sent (--allow-writes to change)',
-    );
-  }
-  if (!data.record)
-    console.log('h2h contract: the account has no history: tests that take their data from it are skipped');
-  return close;
 }

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { redact } from '../redact.js';
 import { CLAUSE_IDS, type ClauseId, type Drift } from '../spec/types.js';
-import { configFromEnv } from './config.js';
-import type { ResultRecord } from './execute.js';
+import { type ContractConfig, configFromEnv } from './config.js';
+import type { ScenarioResult } from './execute.js';
+import { readRunFile } from './handover.js';
+import { junitXml } from './junit.js';
 
 export type ClauseStatus = 'passed' | 'failed' | 'warn' | 'skipped';
 
@@ -22,6 +24,7 @@ export interface ClauseFailure {
 export interface ClauseSummary {
   id: ClauseId;
   status: ClauseStatus;
+  /** Scenarios that judged this clause, or would have. */
   tests: number;
   passed: number;
   failed: number;
@@ -36,26 +39,99 @@ export interface ContractSummary {
   target: string;
   allowWrites: boolean;
   strict: boolean;
-  totals: { tests: number; passed: number; failed: number; skipped: number; flaky: number };
+  totals: { scenarios: number; passed: number; failed: number; skipped: number; flaky: number };
   clauses: ClauseSummary[];
   drift: Drift[];
   flaky: { test: string; note: string }[];
+  /** Rate-limit answers waited out (never a violation). */
+  rateLimits: { waits: number; seconds: number; scenarios: { test: string; waits: number; seconds: number }[] };
+  /** How long what invites wrote took to show in cek-trx-id and history (INV-5, INV-6), within --settle. */
+  settle: { scenarios: number; maxMs: number; windowMs: number };
+  /** Invites sent and charged (or maybe charged), against the cap; what the cap kept from running. */
+  spend: { sent: number; charged: number; cap: number; skipped: string[] };
 }
 
 const MAX_LISTED = 20;
 
-/** Writes reports/contract-summary.json and .md: per clause, what passed, failed, warned or was skipped, and where. */
+/** One scenario as its record, or as the failure of a scenario that never reported. */
+function missingRecord(planned: ScenarioResult, result: TestResult): ScenarioResult {
+  const why = redact(result.error?.message?.split('\n')[0] ?? `the test ended ${result.status}`);
+  return {
+    ...planned,
+    status: 'failed',
+    skipReason: undefined,
+    lines: [
+      `did not report: the test ended (${result.status}, after ${Math.round(result.duration / 1000)} s) before this scenario finished: ${why}`,
+    ],
+    transport: `did not report (${result.status})`,
+  } as ScenarioResult;
+}
+
+/**
+ * Writes reports/contract-summary.json and .md (per clause: passed, failed, warn or skipped, and where) and
+ * reports/junit.xml (one test case per scenario, named by clause, endpoint, method and alias).
+ */
 export default class ContractSummaryReporter implements Reporter {
   private readonly outputDir: string;
-  private readonly clauses = new Map<ClauseId, ClauseSummary>();
-  private readonly drift = new Map<string, Drift>();
-  private readonly flaky: { test: string; note: string }[] = [];
-  private readonly totals = { tests: 0, passed: 0, failed: 0, skipped: 0, flaky: 0 };
+  private readonly records: ScenarioResult[] = [];
+  private target: string | undefined;
 
   constructor(options: { outputDir?: string } = {}) {
     this.outputDir = options.outputDir ?? 'reports';
-    for (const id of CLAUSE_IDS) {
-      this.clauses.set(id, {
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.target ??= readRunFile()?.targetLabel;
+    const reported = result.attachments
+      .filter((a) => a.name === 'h2h-result' && a.body)
+      .map((a) => JSON.parse(a.body?.toString() ?? '{}') as ScenarioResult);
+    const titles = new Set(reported.map((r) => r.title));
+    const planned = test.annotations
+      .filter((a) => a.type === 'scenario' && a.description)
+      .map((a) => JSON.parse(a.description ?? '{}') as ScenarioResult);
+    // A test retried by Playwright reports again: the last attempt counts.
+    for (const p of planned) {
+      const i = this.records.findIndex((r) => r.title === p.title);
+      if (i >= 0) this.records.splice(i, 1);
+    }
+    this.records.push(...reported, ...planned.filter((p) => !titles.has(p.title)).map((p) => missingRecord(p, result)));
+  }
+
+  onEnd(result: FullResult): void {
+    let cfg: ContractConfig | undefined;
+    try {
+      cfg = configFromEnv();
+    } catch {
+      cfg = undefined;
+    }
+    const summary = summarize(this.records, {
+      target: this.target ?? (cfg?.baseUrl ? redact(cfg.baseUrl) : '(embedded simulator)'),
+      allowWrites: cfg?.allowWrites ?? false,
+      strict: cfg?.strict ?? false,
+      cap: cfg?.maxInvites ?? 0,
+      settleMs: cfg?.settleMs ?? 0,
+      runStatus: result.status,
+    });
+    mkdirSync(this.outputDir, { recursive: true });
+    writeFileSync(join(this.outputDir, 'contract-summary.json'), `${redact(JSON.stringify(summary, null, 2))}\n`);
+    writeFileSync(join(this.outputDir, 'contract-summary.md'), redact(summaryMarkdown(summary)));
+    writeFileSync(join(this.outputDir, 'junit.xml'), redact(junitXml(this.records)));
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+}
+
+/** The summary of a run's scenario records. */
+export function summarize(
+  records: readonly ScenarioResult[],
+  run: { target: string; allowWrites: boolean; strict: boolean; cap: number; settleMs: number; runStatus: string },
+): ContractSummary {
+  const clauses = new Map<ClauseId, ClauseSummary>(
+    CLAUSE_IDS.map((id) => [
+      id,
+      {
         id,
         status: 'skipped',
         tests: 0,
@@ -65,63 +141,42 @@ export default class ContractSummaryReporter implements Reporter {
         failures: [],
         warnings: [],
         skipReasons: [],
-      });
+      },
+    ]),
+  );
+  const drift = new Map<string, Drift>();
+  const totals = { scenarios: 0, passed: 0, failed: 0, skipped: 0, flaky: 0 };
+  const flaky: { test: string; note: string }[] = [];
+  const waited: ContractSummary['rateLimits']['scenarios'] = [];
+  const spend = { sent: 0, charged: 0, cap: run.cap, skipped: [] as string[] };
+  let settled = 0;
+  let settleMax = 0;
+  for (const r of records) {
+    totals.scenarios++;
+    totals[r.status]++;
+    for (const note of r.flaky) flaky.push({ test: r.title, note });
+    totals.flaky += r.flaky.length;
+    for (const d of r.drift) drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
+    if (r.waits.count) waited.push({ test: r.title, waits: r.waits.count, seconds: r.waits.ms / 1000 });
+    if (r.settleMs !== undefined) {
+      settled++;
+      settleMax = Math.max(settleMax, r.settleMs);
     }
-  }
-
-  onTestEnd(test: TestCase, result: TestResult): void {
-    const records = result.attachments
-      .filter((a) => a.name === 'h2h-result' && a.body)
-      .map((a) => JSON.parse(a.body?.toString() ?? '{}') as ResultRecord);
-    if (records.length === 0 && result.status !== 'passed' && result.status !== 'skipped') {
-      // The test broke before any scenario reported (a crash of the suite itself): its clauses count as failed.
-      const clauses = test.annotations.filter((a) => a.type === 'clause').map((a) => a.description as ClauseId);
-      const error = redact(result.error?.message?.split('\n')[0] ?? result.status);
-      records.push({
-        title: test.title,
-        status: 'failed',
-        clauses,
-        endpoint: '',
-        methods: [],
-        aliases: [],
-        findings: [],
-        warned: [],
-        drift: [],
-        flaky: [],
-        transport: error,
-        exchanges: [],
-      });
-    }
-    for (const record of records) this.add(record);
-  }
-
-  /** Counts one scenario's record into its clauses. */
-  private add(record: ResultRecord): void {
-    this.totals.tests++;
-    if (record.status === 'skipped') this.totals.skipped++;
-    else if (record.status === 'passed') this.totals.passed++;
-    else this.totals.failed++;
-    for (const note of record.flaky) {
-      this.flaky.push({ test: record.title, note });
-      this.totals.flaky++;
-    }
-    for (const d of record.drift) this.drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
-    for (const id of record.clauses) {
-      const c = this.clauses.get(id);
+    spend.sent += r.invites.sent;
+    spend.charged += r.invites.charged;
+    if (r.status === 'skipped' && /invite cap/.test(r.skipReason ?? ''))
+      spend.skipped.push(`${r.title}: ${r.skipReason}`);
+    for (const id of new Set([...r.clauses, ...r.judged])) {
+      const c = clauses.get(id);
       if (!c) continue;
       c.tests++;
-      if (record.status === 'skipped') {
-        c.skipped++;
-        if (record.skipReason && !c.skipReasons.includes(record.skipReason)) c.skipReasons.push(record.skipReason);
-        continue;
-      }
-      const mine = record.findings.filter((f) => f.clause === id);
-      if (mine.length || record.transport) {
+      const mine = r.findings.filter((f) => f.clause === id);
+      const brokeWithoutAnswer = r.transport !== undefined && r.clauses.includes(id);
+      if (mine.length || brokeWithoutAnswer) {
         c.failed++;
-        for (const f of mine) {
-          if (c.failures.length >= MAX_LISTED) break;
+        for (const f of mine.slice(0, Math.max(0, MAX_LISTED - c.failures.length)))
           c.failures.push({
-            test: record.title,
+            test: r.title,
             endpoint: f.endpoint,
             ...(f.method ? { method: f.method } : {}),
             ...(f.aliases ? { aliases: f.aliases } : {}),
@@ -129,16 +184,18 @@ export default class ContractSummaryReporter implements Reporter {
             expected: f.expected,
             actual: f.actual,
           });
-        }
-        if (record.transport && c.failures.length < MAX_LISTED)
-          c.failures.push({ test: record.title, endpoint: record.endpoint, error: record.transport });
-      } else {
+        if (brokeWithoutAnswer && c.failures.length < MAX_LISTED)
+          c.failures.push({ test: r.title, endpoint: r.endpoint, error: r.transport });
+      } else if (r.judged.includes(id)) {
         c.passed++;
+      } else {
+        c.skipped++;
+        const reason = r.skipReason ?? 'not judged';
+        if (!c.skipReasons.includes(reason) && c.skipReasons.length < MAX_LISTED) c.skipReasons.push(reason);
       }
-      for (const w of record.warned.filter((f) => f.clause === id)) {
-        if (c.warnings.length >= MAX_LISTED) break;
+      for (const w of r.warned.filter((f) => f.clause === id).slice(0, Math.max(0, MAX_LISTED - c.warnings.length)))
         c.warnings.push({
-          test: record.title,
+          test: r.title,
           endpoint: w.endpoint,
           ...(w.method ? { method: w.method } : {}),
           path: w.path,
@@ -146,42 +203,33 @@ export default class ContractSummaryReporter implements Reporter {
           actual: w.actual,
           reason: w.reason,
         });
-      }
     }
   }
-
-  onEnd(result: FullResult): void {
-    const cfg = (() => {
-      try {
-        return configFromEnv();
-      } catch {
-        return undefined;
-      }
-    })();
-    for (const c of this.clauses.values()) {
-      c.status = c.failed > 0 ? 'failed' : c.warnings.length > 0 ? 'warn' : c.passed > 0 ? 'passed' : 'skipped';
-    }
-    const drift = [...this.drift.values()];
-    const anyFailed =
-      [...this.clauses.values()].some((c) => c.status === 'failed') || (cfg?.strict === true && drift.length > 0);
-    const summary: ContractSummary = {
-      result: anyFailed || result.status !== 'passed' ? 'failed' : 'passed',
-      target: redact(process.env.H2H_BASE_URL ?? cfg?.baseUrl ?? '(embedded simulator)'),
-      allowWrites: cfg?.allowWrites ?? false,
-      strict: cfg?.strict ?? false,
-      totals: this.totals,
-      clauses: [...this.clauses.values()],
-      drift,
-      flaky: this.flaky,
-    };
-    mkdirSync(this.outputDir, { recursive: true });
-    writeFileSync(join(this.outputDir, 'contract-summary.json'), `${redact(JSON.stringify(summary, null, 2))}\n`);
-    writeFileSync(join(this.outputDir, 'contract-summary.md'), redact(summaryMarkdown(summary)));
-  }
-
-  printsToStdio(): boolean {
-    return false;
-  }
+  for (const c of clauses.values())
+    c.status = c.failed > 0 ? 'failed' : c.warnings.length > 0 ? 'warn' : c.passed > 0 ? 'passed' : 'skipped';
+  const driftList = [...drift.values()];
+  const failed =
+    totals.failed > 0 ||
+    [...clauses.values()].some((c) => c.status === 'failed') ||
+    (run.strict && driftList.length > 0) ||
+    run.runStatus !== 'passed';
+  return {
+    result: failed ? 'failed' : 'passed',
+    target: run.target,
+    allowWrites: run.allowWrites,
+    strict: run.strict,
+    totals,
+    clauses: [...clauses.values()],
+    drift: driftList,
+    flaky,
+    rateLimits: {
+      waits: waited.reduce((a, w) => a + w.waits, 0),
+      seconds: Math.round(waited.reduce((a, w) => a + w.seconds, 0) * 10) / 10,
+      scenarios: waited,
+    },
+    settle: { scenarios: settled, maxMs: settleMax, windowMs: run.settleMs },
+    spend,
+  };
 }
 
 const ICON: Record<ClauseStatus, string> = { passed: 'pass', failed: '**FAIL**', warn: 'warn', skipped: 'skipped' };
@@ -192,9 +240,9 @@ export function summaryMarkdown(s: ContractSummary): string {
     `# H2H contract: ${s.result === 'passed' ? 'holds' : '**violated**'}`,
     '',
     `Target ${s.target}; writes ${s.allowWrites ? 'allowed' : 'not allowed'}; ${s.strict ? 'strict (drift fails)' : 'drift reported only'}. ` +
-      `Tests: ${s.totals.passed} passed, ${s.totals.failed} failed, ${s.totals.skipped} skipped, ${s.totals.flaky} flaky.`,
+      `Scenarios: ${s.totals.passed} passed, ${s.totals.failed} failed, ${s.totals.skipped} skipped, ${s.totals.flaky} flaky.`,
     '',
-    '| Clause | Result | Tests (pass/fail/skip) | Where it broke |',
+    '| Clause | Result | Scenarios (pass/fail/skip) | Where it broke |',
     '|---|---|---|---|',
   ];
   for (const c of s.clauses) {
@@ -215,8 +263,24 @@ export function summaryMarkdown(s: ContractSummary): string {
       .replace(/\|/g, '\\|');
     lines.push(`| ${c.id} | ${ICON[c.status]} | ${c.passed}/${c.failed}/${c.skipped} | ${where} |`);
   }
+  lines.push(
+    '',
+    `Invites: ${s.spend.sent} sent, ${s.spend.charged} charged or maybe charged, cap ${s.spend.cap}.` +
+      (s.spend.skipped.length ? ` Kept from running by the cap: ${s.spend.skipped.length}.` : ''),
+  );
+  for (const k of s.spend.skipped.slice(0, 10)) lines.push(`- ${k}`);
+  if (s.settle.scenarios)
+    lines.push(
+      '',
+      `Read-after-write: ${s.settle.scenarios} scenario(s) read what an invite wrote; the slowest showed after ${s.settle.maxMs} ms (window ${s.settle.windowMs} ms).`,
+    );
+  if (s.rateLimits.waits) {
+    lines.push('', `## Rate limits (${s.rateLimits.waits} waits, ${s.rateLimits.seconds} s): never a violation`, '');
+    for (const w of s.rateLimits.scenarios.slice(0, 20)) lines.push(`- ${w.test}: ${w.waits} wait(s), ${w.seconds} s`);
+  }
   lines.push('', `## Drift (${s.drift.length})`, '');
-  if (s.drift.length === 0) lines.push('No field or status value outside openapi.yaml.');
+  if (s.drift.length === 0)
+    lines.push('No field, status value or refusal code outside openapi.yaml and the known lists.');
   for (const d of s.drift)
     lines.push(`- ${d.endpoint}: ${d.kind} \`${d.path}\`${d.value !== undefined ? ` = \`${d.value}\`` : ''}`);
   if (s.flaky.length) {

@@ -1,22 +1,21 @@
 import { bodyOf } from '../checks/util.js';
-import type { Endpoint, Exchange, Method, Params } from '../spec/types.js';
+import type { TransportReason } from '../client/transport.js';
+import type { Exchange } from '../spec/types.js';
 
 export type Kind = 'akrab' | 'circle';
 
-/** No HTTP answer came (reset, timeout, refused connection): retried once, then reported as flaky or broken. */
+/** No HTTP answer came (refused, reset, timeout): see TransportReason. */
 export class TransportError extends Error {
   constructor(
     message: string,
-    readonly reason: string,
+    readonly reason: TransportReason,
   ) {
     super(message);
   }
 }
 
-/** A target of the contract suite: how to send, and what the run may do there. */
-export interface Target {
-  /** Sends one request; throws TransportError when no HTTP answer came. */
-  send(endpoint: Endpoint, method: Method, params: Params): Promise<Exchange>;
+/** What the gate may do at a target, and with what. */
+export interface TargetSettings {
   apiKey: string;
   /** Invites that could succeed are sent only when true. */
   allowWrites: boolean;
@@ -43,10 +42,17 @@ export interface TargetData {
 /** Records asked for while discovering; an explicit limit, never the unknown default. */
 export const DISCOVERY_LIMIT = 20;
 
-/** Reads the target's history once, to take dates, months, years, IDs and numbers from its own records. */
-export async function discover(target: Target): Promise<TargetData> {
-  const ex = await target.send('history-transaksi', 'GET', { api_key: target.apiKey, limit: DISCOVERY_LIMIT });
-  const body = bodyOf(ex);
+/** The params discovery sends: one history read with an explicit limit. */
+export function discoveryParams(apiKey: string): Record<string, unknown> {
+  return { api_key: apiKey, limit: DISCOVERY_LIMIT };
+}
+
+/**
+ * Facts from one history answer of the target's own account, so that dates, months, years, IDs and numbers
+ * come from its records, never from the local clock.
+ */
+export function discoveredData(ex: Exchange | undefined, knownTrxId?: string): TargetData {
+  const body = ex ? bodyOf(ex) : undefined;
   const data = body?.ok === true && Array.isArray(body.data) ? body.data : [];
   const records = data.filter(
     (r): r is Record<string, string> =>
@@ -66,11 +72,14 @@ export async function discover(target: Target): Promise<TargetData> {
   const count = (d: string): number => records.filter((r) => r.date === d).length;
   const past = records
     .filter((r) => String(r.date) < newest)
-    .sort((a, b) => count(String(b.date)) - count(String(a.date)));
+    .sort((a, b) => count(String(b.date)) - count(String(a.date)) || String(a.trx_id).localeCompare(String(b.trx_id)));
   const record = past[0] ?? records[0];
+  const pick = record
+    ? Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(record[k])]))
+    : undefined;
   return {
-    ...(record ? { record } : {}),
+    ...(pick ? { record: pick } : {}),
     seen: records.length,
-    ...(target.knownTrxId ? { knownTrxId: target.knownTrxId } : record ? { knownTrxId: record.trx_id } : {}),
+    ...(knownTrxId ? { knownTrxId } : pick ? { knownTrxId: pick.trx_id } : {}),
   };
 }

@@ -1,0 +1,36 @@
+/**
+ * Why no (whole) answer came: one vocabulary for the client, the gate and the probe.
+ * - `dns`: the host name did not resolve (nothing sent);
+ * - `connect`: the connection was refused or could not be made (nothing sent);
+ * - `tls`: the TLS handshake failed (nothing of the request sent);
+ * - `reset`: the connection broke after the request may have been sent;
+ * - `timeout`: no complete answer within the deadline (the request may have been carried out);
+ * - `body_too_large`: the answer's body was longer than the cap and was cut.
+ */
+export const TRANSPORT_REASONS = ['dns', 'connect', 'tls', 'reset', 'timeout', 'body_too_large'] as const;
+export type TransportReason = (typeof TRANSPORT_REASONS)[number];
+
+/** Whether a request that failed this way cannot have reached the target's application. */
+export function nothingSent(reason: TransportReason): boolean {
+  return reason === 'dns' || reason === 'connect' || reason === 'tls';
+}
+
+/** The reason of a Node.js socket error code, given what the connection had reached. */
+export function reasonOfCode(
+  code: string,
+  reached: { connected: boolean; secured: boolean; tls: boolean },
+): TransportReason {
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
+  if (!reached.connected) return 'connect';
+  if (reached.tls && !reached.secured) return 'tls';
+  return 'reset';
+}
+
+/** The reason of an error message of a foreign client (Playwright's request fixture). */
+export function reasonOfMessage(message: string): TransportReason {
+  if (/ENOTFOUND|EAI_AGAIN/.test(message)) return 'dns';
+  if (/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH/.test(message)) return 'connect';
+  if (/Timeout .*exceeded|ETIMEDOUT/i.test(message)) return 'timeout';
+  if (/certificate|SSL|TLS|self.signed|UNABLE_TO_VERIFY/i.test(message)) return 'tls';
+  return 'reset';
+}

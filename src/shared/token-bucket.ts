@@ -1,0 +1,55 @@
+/**
+ * A token bucket: `rate` tokens a second, at most `burst` held. The simulator's rate limit and the gate's own
+ * throttle (`--rate-limit`) are both one of these.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    readonly rate: number,
+    readonly burst: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.tokens = burst;
+    this.last = now();
+  }
+
+  private refill(): void {
+    const t = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.rate);
+    this.last = t;
+  }
+
+  /** Takes a token if one is there. */
+  tryTake(): boolean {
+    this.refill();
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Milliseconds until a token will be there (0 when one is there now). */
+  waitMs(): number {
+    this.refill();
+    return this.tokens >= 1 ? 0 : ((1 - this.tokens) / this.rate) * 1000;
+  }
+
+  /** Waits until a token is there, then takes it. */
+  async take(): Promise<void> {
+    for (;;) {
+      if (this.tryTake()) return;
+      await new Promise((r) => setTimeout(r, Math.max(1, Math.ceil(this.waitMs()))));
+    }
+  }
+}
+
+/** Parses a rate such as `10/s`, `10` (per second) or `600/m`; undefined for `none`. */
+export function parseRate(raw: string): { perSecond: number } | undefined | 'invalid' {
+  const text = raw.trim().toLowerCase();
+  if (text === 'none' || text === 'off' || text === '0') return undefined;
+  const m = /^(\d+(?:\.\d+)?)(?:\/(s|m))?$/.exec(text);
+  if (!m) return 'invalid';
+  const n = Number(m[1]) / (m[2] === 'm' ? 60 : 1);
+  return n > 0 ? { perSecond: n } : 'invalid';
+}

@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { readYamlFile, UsageError } from '../config.js';
+import { parseRate } from '../shared/token-bucket.js';
+import type { Endpoint } from '../spec/types.js';
+import type { Answer } from './answer.js';
+
+/**
+ * Every point the provider leaves open ("not shown"), as a knob with the values a contract-keeping API may
+ * take. A *reading* gives every knob one value; the reference simulator is one reading among many, never the
+ * API. `values` lists the values a covering set must try; `rate-limit` and `lag` also take any number.
+ */
+export const KNOBS = {
+  slot: {
+    values: ['old', 'next-free', 'round-robin', 'random'],
+    about: "which manager and slot an invite gets: the member's old one, the next free, round robin, random",
+  },
+  order: { values: ['newest', 'oldest', 'shuffled'], about: 'order of history records (shuffled: per request)' },
+  'default-limit': { values: ['20', '10', 'all'], about: 'records returned when limit is not sent' },
+  'max-limit': { values: ['none', '50'], about: 'a maximum that silently clamps limit' },
+  'refusal-http': { values: ['4xx', '200'], about: 'HTTP status of a refusal: a 4xx by kind, or 200' },
+  'refusal-words': {
+    values: ['upper', 'lower', 'other'],
+    about: 'refusal status words: INVALID_API_KEY, invalid_api_key, or other words',
+  },
+  message: { values: ['absent', 'present'], about: '`message` on successes other than invite-member' },
+  'manager-form': { values: ['62', '08'], about: 'form of manager_number in history' },
+  'member-form': { values: ['62', '08'], about: 'form of member_number in history' },
+  extra: { values: ['none', 'everywhere'], about: 'undocumented fields at every level, nested objects included' },
+  'content-type': {
+    values: ['charset', 'plain', 'params'],
+    about: 'Content-Type of answers: with charset, bare, or with more parameters',
+  },
+  'post-body': { values: ['json+form', 'json'], about: 'POST bodies read: JSON and form-encoded, or JSON only' },
+  saldo: { values: ['small', 'big'], about: 'a balance below 2^31, or above it' },
+  'rate-limit': {
+    values: ['none', '40/s'],
+    about: 'a token bucket (N/s, burst N/4 at least 2); past it: 429 with Retry-After (N/s:503 for 503)',
+  },
+  lag: { values: ['0', '200ms'], about: 'a new transaction is visible to history and cek-trx-id only after this' },
+} as const;
+
+export type Knob = keyof typeof KNOBS;
+export const KNOB_NAMES = Object.keys(KNOBS) as Knob[];
+
+/** A value for every knob. */
+export type Reading = Record<Knob, string>;
+
+/** The reference simulator's reading. */
+export const REFERENCE: Reading = Object.fromEntries(KNOB_NAMES.map((k) => [k, KNOBS[k].values[0]])) as Reading;
+
+/** Named readings (profiles), each a change from the reference. */
+export const PROFILES: Record<string, Partial<Reading>> = {
+  reference: {},
+  // The v1 "legal variant": extra fields, other refusal words with HTTP 200, oldest-first history, 08-form numbers.
+  legal: {
+    extra: 'everywhere',
+    'refusal-words': 'other',
+    'refusal-http': '200',
+    order: 'oldest',
+    'manager-form': '08',
+    'member-form': '08',
+  },
+  'rate-limited': { 'rate-limit': '40/s' },
+  lagging: { lag: '300ms' },
+  // Answers differ from the reference but carry no undocumented field: `--strict` with known_statuses passes it.
+  'other-words': { 'refusal-words': 'other', 'refusal-http': '200', slot: 'random', order: 'shuffled' },
+};
+
+const LAG = /^(\d+)(ms|s)?$/;
+
+/** Why a value is not legal for a knob, or undefined when it is. */
+function problem(knob: Knob, value: string): string | undefined {
+  if (knob === 'rate-limit') {
+    const [rate, status, extra] = value.split(':');
+    if (extra !== undefined || (status !== undefined && status !== '429' && status !== '503'))
+      return `rate-limit must be none, N/s or N/s:503, got '${value}'`;
+    return parseRate(rate ?? '') === 'invalid' ? `rate-limit must be none, N/s or N/s:503, got '${value}'` : undefined;
+  }
+  if (knob === 'lag')
+    return LAG.test(value) ? undefined : `lag must be milliseconds like 0, 200ms or 2s, got '${value}'`;
+  const values = KNOBS[knob].values as readonly string[];
+  return values.includes(value) ? undefined : `${knob} must be one of ${values.join(', ')}, got '${value}'`;
+}
+
+function isKnob(name: string): name is Knob {
+  return Object.hasOwn(KNOBS, name);
+}
+
+/** A reading from `knob=value,...` (a profile name is allowed as the first item), on top of the reference. */
+export function parseReading(text: string, base: Reading = REFERENCE): Reading {
+  const out: Reading = { ...base };
+  for (const [i, raw] of text.split(',').entries()) {
+    const item = raw.trim();
+    if (!item) continue;
+    if (!item.includes('=')) {
+      if (i === 0 && Object.hasOwn(PROFILES, item)) {
+        Object.assign(out, PROFILES[item]);
+        continue;
+      }
+      throw new UsageError(
+        `--legal: '${item}' is neither knob=value nor a profile (${Object.keys(PROFILES).join(', ')})`,
+      );
+    }
+    const [name = '', value = ''] = item.split('=', 2).map((s) => s.trim());
+    if (!isKnob(name)) throw new UsageError(`--legal: unknown knob '${name}'; knobs: ${KNOB_NAMES.join(', ')}`);
+    const why = problem(name, value);
+    if (why) throw new UsageError(`--legal: ${why}`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** A reading from a YAML file: `{profile?: NAME, <knob>: <value>, ...}`. */
+export function readingFromFile(path: string): Reading {
+  const raw = readYamlFile(path, 'profile file');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new UsageError(`profile file ${path} must be a mapping of knob: value`);
+  const items: string[] = [];
+  for (const [k, v] of Object.entries(raw)) {
+    if (k === 'profile') items.unshift(String(v));
+    else items.push(`${k}=${String(v)}`);
+  }
+  try {
+    return parseReading(items.join(','));
+  } catch (err) {
+    throw new UsageError(`profile file ${path}: ${(err as Error).message.replace(/^--legal: /, '')}`);
+  }
+}
+
+/** `knob=value,...` of the knobs that differ from the reference ('reference' when none do). */
+export function describeReading(r: Reading): string {
+  const diff = KNOB_NAMES.filter((k) => r[k] !== REFERENCE[k]).map((k) => `${k}=${r[k]}`);
+  return diff.length ? diff.join(',') : 'reference';
+}
+
+/**
+ * A covering set of readings: every value of every knob at least once, and every pair of values of two
+ * knobs together at least once, for the knobs in `paired` (greedy, deterministic). Knobs outside `paired`
+ * take each of their other values once, on top of the reference.
+ */
+export function coveringReadings(paired: readonly Knob[] = KNOB_NAMES): Reading[] {
+  const knobs = paired;
+  const vals = (k: Knob): readonly string[] => KNOBS[k].values;
+  const key = (a: Knob, va: string, b: Knob, vb: string): string => `${a}=${va}&${b}=${vb}`;
+  const uncovered = new Set<string>();
+  for (let i = 0; i < knobs.length; i++)
+    for (let j = i + 1; j < knobs.length; j++) {
+      const a = knobs[i] as Knob;
+      const b = knobs[j] as Knob;
+      for (const va of vals(a)) for (const vb of vals(b)) uncovered.add(key(a, va, b, vb));
+    }
+  const rows: Reading[] = [];
+  while (uncovered.size > 0) {
+    const row: Partial<Reading> = {};
+    for (const [i, k] of knobs.entries()) {
+      let best = vals(k)[0] ?? '';
+      let bestScore = -1;
+      for (const v of vals(k)) {
+        let score = 0;
+        for (let j = 0; j < i; j++) {
+          const p = knobs[j] as Knob;
+          if (uncovered.has(key(p, row[p] ?? '', k, v))) score += 10;
+        }
+        // Tie-break: the value with the most pairs still open with knobs yet to be chosen.
+        for (let j = i + 1; j < knobs.length; j++) {
+          const q = knobs[j] as Knob;
+          for (const vq of vals(q)) if (uncovered.has(key(k, v, q, vq))) score += 1 / 100;
+        }
+        if (score > bestScore) {
+          bestScore = score;
+          best = v;
+        }
+      }
+      row[k] = best;
+    }
+    for (let i = 0; i < knobs.length; i++)
+      for (let j = i + 1; j < knobs.length; j++) {
+        const a = knobs[i] as Knob;
+        const b = knobs[j] as Knob;
+        uncovered.delete(key(a, row[a] ?? '', b, row[b] ?? ''));
+      }
+    rows.push({ ...REFERENCE, ...row });
+  }
+  for (const k of KNOB_NAMES.filter((x) => !knobs.includes(x))) {
+    for (const v of vals(k).slice(1)) rows.push({ ...REFERENCE, [k]: v });
+  }
+  return rows;
+}
+
+/** The rate limit of a reading, or undefined. */
+export function rateLimitOf(r: Reading): { perSecond: number; burst: number; status: 429 | 503 } | undefined {
+  const [rate = '', status] = r['rate-limit'].split(':');
+  const parsed = parseRate(rate);
+  if (!parsed || parsed === 'invalid') return undefined;
+  return {
+    perSecond: parsed.perSecond,
+    burst: Math.max(2, Math.floor(parsed.perSecond / 4)),
+    status: status === '503' ? 503 : 429,
+  };
+}
+
+/** The read-after-write lag of a reading, in milliseconds. */
+export function lagMsOf(r: Reading): number {
+  const m = LAG.exec(r.lag);
+  return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : 0;
+}
+
+/** `limit` when the request sends none, and the clamp: Infinity for none. */
+export function limitsOf(r: Reading): { defaultLimit: number; maxLimit: number } {
+  return {
+    defaultLimit: r['default-limit'] === 'all' ? Number.POSITIVE_INFINITY : Number(r['default-limit']),
+    maxLimit: r['max-limit'] === 'none' ? Number.POSITIVE_INFINITY : Number(r['max-limit']),
+  };
+}
+
+export function contentTypeOf(r: Reading): string {
+  switch (r['content-type']) {
+    case 'plain':
+      return 'application/json';
+    case 'params':
+      return 'application/json;charset=UTF-8;profile="h2h"';
+    default:
+      return 'application/json; charset=utf-8';
+  }
+}
+
+/** Other words a provider might use for the simulator's refusal statuses. */
+const OTHER_WORDS: Record<string, string> = {
+  INVALID_API_KEY: 'UNAUTHORIZED',
+  MISSING_PARAMETER: 'PARAMETER_KURANG',
+  DUPLICATE_TRX_ID: 'TRXID_SUDAH_DIPAKAI',
+  TRX_NOT_FOUND: 'DATA_TIDAK_DITEMUKAN',
+  UNKNOWN_PRODUCT: 'PRODUK_TIDAK_ADA',
+  NO_FREE_SLOT: 'SLOT_PENUH',
+  INSUFFICIENT_BALANCE: 'SALDO_TIDAK_CUKUP',
+};
+
+function refusalWord(r: Reading, status: string): string {
+  if (r['refusal-words'] === 'lower') return status.toLowerCase();
+  if (r['refusal-words'] === 'other') return OTHER_WORDS[status] ?? `GAGAL_${status}`;
+  return status;
+}
+
+const to08 = (n: unknown): unknown => (typeof n === 'string' && n.startsWith('62') ? `0${n.slice(2)}` : n);
+
+/**
+ * Shapes an answer of the business rules the way a provider of this reading would: refusal words and HTTP
+ * status, `message` on other successes, number forms in history, undocumented fields. Never changes an
+ * outcome: `ok`, SUCCESS, documented fields and their values stay as they are.
+ */
+export function present(answer: Answer, endpoint: Endpoint | undefined, r: Reading): Answer {
+  const body = structuredClone(answer.body);
+  const extra = r.extra === 'everywhere';
+  if (body.ok === false) {
+    const status = String(body.status);
+    body.status = refusalWord(r, status);
+    if (extra) {
+      body.error_code = answer.http;
+      body.errors = [{ reason: status.toLowerCase(), detail: { hint: 'see message' } }];
+    }
+    // A rate limit and a server error keep their codes: they are not a refusal of the request's content.
+    const keep = answer.http === 429 || answer.http >= 500;
+    return { ...answer, http: r['refusal-http'] === '200' && !keep ? 200 : answer.http, body };
+  }
+  if (body.ok !== true) return { ...answer, body };
+  if (r.message === 'present' && endpoint !== 'invite-member' && body.message === undefined) body.message = 'Berhasil';
+  if (Array.isArray(body.data)) {
+    body.data = body.data.map((rec: Record<string, unknown>) => ({
+      ...rec,
+      ...(r['manager-form'] === '08' ? { manager_number: to08(rec.manager_number) } : {}),
+      ...(r['member-form'] === '08' ? { member_number: to08(rec.member_number) } : {}),
+      ...(extra ? { channel: 'h2h', meta: { source: 'h2h', flags: ['settled'] } } : {}),
+    }));
+  } else if (extra && body.data && typeof body.data === 'object') {
+    body.data = { ...(body.data as object), checked_at: new Date().toISOString(), meta: { cached: false } };
+  }
+  if (extra) {
+    body.server_time = new Date().toISOString();
+    body.request_id = randomUUID();
+    body.meta = { api: 'h2h', version: 2, links: { docs: '/docs' } };
+    if (body.detail && typeof body.detail === 'object')
+      body.detail = { ...(body.detail as object), quota: '10GB', package: { kind: 'group', renews: false } };
+  }
+  return { ...answer, body };
+}

@@ -1,0 +1,70 @@
+import type http from 'node:http';
+import type { FaultSetting } from './faults.js';
+
+/** Schedules a callback the simulator can cancel when it closes. */
+export type Later = (ms: number, fn: () => void) => void;
+
+/**
+ * Applies the active transport fault to a request before the business rules run. True when the fault has
+ * taken over the answer (reset, hang, a broken body); false when the request goes on (latency waits first).
+ */
+export async function applyTransportFault(
+  fault: FaultSetting | null,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  ctx: { requestKey: string; seen: Set<string>; later: Later },
+): Promise<boolean> {
+  switch (fault?.name) {
+    case 'reset-first':
+      if (ctx.seen.has(ctx.requestKey)) return false;
+      ctx.seen.add(ctx.requestKey);
+      req.socket.resetAndDestroy();
+      return true;
+    case 'latency':
+      await new Promise<void>((r) => ctx.later(fault.ms ?? 1500, r));
+      return false;
+    case 'http-500-html':
+      res.writeHead(500, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><body><h1>500 Internal Server Error</h1><p>upstream failed</p></body></html>');
+      return true;
+    case 'reset':
+      req.socket.resetAndDestroy();
+      return true;
+    case 'hang':
+      return true;
+    case 'invalid-json':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok": true, "status": "SUCCESS", "saldo": 15');
+      return true;
+    case 'oversized-body': {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = 'x'.repeat(64 * 1024);
+      res.write('{"ok":true,"status":"SUCCESS","padding":"');
+      for (let i = 0; i < 64 && !res.destroyed; i++) {
+        if (!res.write(chunk))
+          await new Promise<void>((r) => {
+            res.once('drain', r);
+            res.once('close', r);
+          });
+      }
+      if (!res.destroyed) res.end('"}');
+      return true;
+    }
+    case 'slow-drip': {
+      const bytes = Buffer.from(JSON.stringify({ ok: true, status: 'SUCCESS', saldo: 0, note: 'slow drip' }));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
+      let i = 0;
+      const drip = (): void => {
+        if (res.destroyed) return;
+        res.write(bytes.subarray(i, i + 1));
+        i++;
+        if (i < bytes.length) ctx.later(fault.ms ?? 200, drip);
+        else res.end();
+      };
+      drip();
+      return true;
+    }
+    default:
+      return false;
+  }
+}
