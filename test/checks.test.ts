@@ -66,8 +66,60 @@ const TABLE: Row[] = [
         ],
       },
       { pair: [saldo(5, 'GET'), saldo(7)] },
+      // Two pages of a longer result: no order is assumed, so they may differ.
+      {
+        pair: [
+          hist({ limit: 2 }, [rec('A', '2026-01-01'), rec('B', '2026-01-02')], 'GET'),
+          hist({ limit: 2 }, [rec('C', '2026-01-03'), rec('A', '2026-01-01')]),
+        ],
+      },
+      // Numbers in another form, undocumented fields with other values: not the payload.
+      {
+        pair: [
+          hist({ limit: 5 }, [{ ...rec('A', '2026-01-01'), seen_at: 1 }], 'GET'),
+          hist({ limit: 5 }, [{ ...rec('A', '2026-01-01', '081234567890', '081100000001'), seen_at: 2 }]),
+        ],
+      },
+      // Two invites: each echoes its own trx_id; the provider picks manager and slot per invite.
+      {
+        pair: [
+          ex('invite-member', { ...inviteReq, trx_id: 'T-1' }, inviteOk({}, 'T-1'), { method: 'GET' }),
+          ex(
+            'invite-member',
+            { ...inviteReq, trx_id: 'T-2' },
+            inviteOk({ manager: '6281100000009', slot: '7' }, 'T-2'),
+          ),
+        ],
+      },
     ],
     breaks: [
+      [
+        'invite echoes the other trx_id',
+        {
+          pair: [
+            ex('invite-member', { ...inviteReq, trx_id: 'T-1' }, inviteOk({}, 'T-1'), { method: 'GET' }),
+            ex('invite-member', { ...inviteReq, trx_id: 'T-2' }, inviteOk({}, 'T-1')),
+          ],
+        },
+      ],
+      [
+        'invite places another member',
+        {
+          pair: [
+            ex('invite-member', { ...inviteReq, trx_id: 'T-1' }, inviteOk({}, 'T-1'), { method: 'GET' }),
+            ex('invite-member', { ...inviteReq, trx_id: 'T-2' }, inviteOk({ member: '6281234567891' }, 'T-2')),
+          ],
+        },
+      ],
+      [
+        'one answer complete, the other at its limit',
+        {
+          pair: [
+            hist({ limit: 2 }, [rec('A', '2026-01-01')], 'GET'),
+            hist({ limit: 2 }, [rec('A', '2026-01-01'), rec('B', '2026-01-02')]),
+          ],
+        },
+      ],
       [
         'record missing on POST',
         {
@@ -86,8 +138,8 @@ const TABLE: Row[] = [
     keep: [
       {
         pair: [
-          hist({ date: '2026-01-01' }, [rec('A', '2026-01-01')]),
-          hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-01')]),
+          hist({ date: '2026-01-01', limit: 5 }, [rec('A', '2026-01-01')]),
+          hist({ tanggal: '2026-01-01', limit: 5 }, [rec('A', '2026-01-01')]),
         ],
       },
     ],
@@ -96,8 +148,8 @@ const TABLE: Row[] = [
         'alias ignored',
         {
           pair: [
-            hist({ date: '2026-01-01' }, [rec('A', '2026-01-01')]),
-            hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-01'), rec('B', '2026-02-01')]),
+            hist({ date: '2026-01-01', limit: 5 }, [rec('A', '2026-01-01')]),
+            hist({ tanggal: '2026-01-01', limit: 5 }, [rec('A', '2026-01-01'), rec('B', '2026-02-01')]),
           ],
         },
       ],
@@ -203,8 +255,17 @@ const TABLE: Row[] = [
   },
   {
     clause: 'HIS-5',
-    keep: [{ exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01')]), expectedRecord: rec('T-9', '2026-01-01') }],
-    breaks: [['record hidden', { exchange: hist({ q: 'T-9' }, []), expectedRecord: rec('T-9', '2026-01-01') }]],
+    keep: [
+      { exchange: hist({ q: 'T-9', limit: 5 }, [rec('T-9', '2026-01-01')]), expectedRecord: rec('T-9', '2026-01-01') },
+      // A page at its limit may hold the record on another page.
+      {
+        exchange: hist({ q: '2026', limit: 1 }, [rec('T-8', '2026-01-01')]),
+        expectedRecord: rec('T-9', '2026-01-01'),
+      },
+    ],
+    breaks: [
+      ['record hidden', { exchange: hist({ q: 'T-9', limit: 5 }, []), expectedRecord: rec('T-9', '2026-01-01') }],
+    ],
   },
   {
     clause: 'TRX-1',

@@ -49,10 +49,13 @@ describe('h2h validate', () => {
     );
   });
 
-  it('accepts a well-formed refusal, and reports its unknown status as drift that fails only --strict', async () => {
+  it('accepts a well-formed refusal; its status is drift (failing only --strict) only beside a known list', async () => {
     const p = file('refusal.json', '{"ok":false,"status":"GAGAL","message":"no"}');
     assert.equal((await runCli(['validate', 'cek-trx-id', p])).code, 0);
-    const strict = await runCli(['validate', 'cek-trx-id', p, '--strict']);
+    assert.equal((await runCli(['validate', 'cek-trx-id', p, '--strict'])).code, 0, 'the provider documents none');
+    const listed = await runCli(['validate', 'cek-trx-id', p, '--strict', '--known-status', 'GAGAL']);
+    assert.equal(listed.code, 0);
+    const strict = await runCli(['validate', 'cek-trx-id', p, '--strict', '--known-status', 'TRX_NOT_FOUND']);
     assert.equal(strict.code, 1);
     assert.match(strict.stdout, /drift status \$\.status = "GAGAL"/);
   });
@@ -108,7 +111,17 @@ describe('h2h mock', () => {
     const cases: [string[], RegExp][] = [
       [['mock', '--port', '99999'], /--port must be an integer from 0 to 65535, got '99999'/],
       [['mock', '--fault', 'nope'], /--fault: unknown fault 'nope'; one of: envelope-no-status/],
-      [['mock', '--variant', 'odd'], /--variant must be reference or legal/],
+      [['mock', '--legal', 'odd=1'], /--legal: unknown knob 'odd'; knobs: slot, order/],
+      [
+        ['mock', '--legal', 'slot=sideways'],
+        /--legal: slot must be one of old, next-free, round-robin, random, got 'sideways'/,
+      ],
+      [['mock', '--legal', 'lag=soon'], /--legal: lag must be milliseconds like 0, 200ms or 2s, got 'soon'/],
+      [['mock', '--legal-profile', join(dir, 'none.yaml')], /profile file .*none\.yaml: no such file/],
+      [
+        ['mock', '--legal-profile', file('p.yaml', 'order: sideways\n')],
+        /profile file .*p\.yaml: order must be one of/,
+      ],
       [['mock', '--bogus'], /Unknown option '--bogus'/],
       [['mock', '--fixtures', join(dir, 'none.yaml')], /fixture file .*none\.yaml: no such file/],
       [

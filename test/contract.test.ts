@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
+import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
 import { CLAUSE_IDS } from '../src/spec/types.ts';
 import type { ContractSummary } from '../src/suite/reporter.ts';
@@ -42,19 +43,23 @@ describe('h2h contract against the embedded simulator', () => {
     );
     assert.equal(r.summary?.allowWrites, true);
     assert.equal(r.summary?.totals.skipped, 0);
-    assert.match(r.console, /planned spend: up to \d+ invite request\(s\)/);
+    assert.match(
+      r.console,
+      /spend: at most \d+ invite\(s\) can be charged in this run \(--max-invites\): \d+ that a conformant API carries out/,
+    );
     assert.match(readFileSync(join(r.reports, 'contract-summary.md'), 'utf8'), /^# H2H contract: holds/);
     const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
     assert.match(junit, /<testsuites [^>]*tests="\d+"[^>]*failures="0"/);
   });
 
-  it('the legal variant passes, its extra fields reported as drift; --strict fails on them', async () => {
-    const r = await gate(['--simulator-variant', 'legal']);
+  it('the legal profile passes, its extra fields reported as drift; --strict fails on them', async () => {
+    const r = await gate(['--simulator-legal', 'legal']);
     assert.equal(r.code, 0, r.console.slice(-2000));
     const drift = r.summary?.drift.map((d) => `${d.kind} ${d.path}`) ?? [];
-    for (const p of ['field $.server_time', 'field $.data[].channel', 'status $.status'])
+    for (const p of ['field $.server_time', 'field $.data[].channel', 'field $.meta', 'field $.errors'])
       assert.ok(drift.includes(p), `${p} in ${drift.join(', ')}`);
-    const strict = await gate(['--simulator-variant', 'legal', '--strict', '--grep', 'BAL-1']);
+    assert.ok(!drift.some((d) => d.startsWith('status')), 'refusal words are drift only beside known_statuses');
+    const strict = await gate(['--simulator-legal', 'legal', '--strict', '--grep', 'BAL-1']);
     assert.equal(strict.code, 1);
     assert.equal(strict.summary?.result, 'failed');
   });
@@ -63,7 +68,7 @@ describe('h2h contract against the embedded simulator', () => {
 describe('mutation self-test: every fault of the catalog fails the gate on the clause it breaks', () => {
   for (const fault of CONTRACT_FAULTS) {
     it(`${fault.name} -> exit 1 naming ${fault.clause}`, async () => {
-      const r = await gate(['--simulator-fault', fault.name]);
+      const r = await gate(['--simulator-fault', fault.name, '--settle', '1s']);
       assert.equal(r.code, 1, r.console.slice(-2000));
       assert.ok(
         failedClauses(r.summary).includes(fault.clause),
@@ -74,38 +79,54 @@ describe('mutation self-test: every fault of the catalog fails the gate on the c
     });
   }
 
-  for (const fault of CONTRACT_FAULTS) {
-    it(`${fault.name} behind a path prefix -> exit 1 naming ${fault.clause}`, async () => {
-      const sim = await startSimulator({ prefix: '/h2h/v1', fault: { name: fault.name } });
-      try {
-        const s = sim.fixture.suite;
-        const r = await gate([
-          '--base-url',
-          sim.url,
-          '--api-key',
-          sim.apiKey,
-          '--allow-writes',
-          '--product',
-          s.product,
-          '--kind',
-          s.kind,
-          ...s.msisdns.flatMap((m) => ['--msisdn', m]),
-          '--max-invites',
-          String(s.max_invites),
-        ]);
-        assert.equal(r.code, 1, r.console.slice(-2000));
-        assert.ok(
-          failedClauses(r.summary).includes(fault.clause),
-          `${fault.clause} in ${failedClauses(r.summary).join(', ')}`,
-        );
-        assert.ok(
-          sim.log.every((e) => e.path.startsWith('/h2h/v1/api/')),
-          'every request kept the prefix',
-        );
-      } finally {
-        await sim.close();
-      }
-    });
+  // Two more readings, as real targets: the v1 legal profile behind a path prefix, and a reading that differs
+  // from the reference on every knob it can (the lag kept short of --settle).
+  const others: [string, string][] = [
+    ['legal', '/h2h/v1'],
+    [
+      'slot=random,order=shuffled,default-limit=10,max-limit=50,refusal-http=200,refusal-words=lower,message=present,member-form=08,extra=everywhere,content-type=params,post-body=json,saldo=big,lag=200ms',
+      '',
+    ],
+  ];
+  for (const [legal, prefix] of others) {
+    for (const fault of CONTRACT_FAULTS) {
+      it(`${fault.name} against ${legal.split(',')[0]}${prefix ? ` behind ${prefix}` : ''} -> exit 1 naming ${fault.clause}`, async () => {
+        const sim = await startSimulator({ prefix, reading: parseReading(legal), fault: { name: fault.name } });
+        try {
+          const s = sim.fixture.suite;
+          const r = await gate([
+            '--base-url',
+            sim.url,
+            '--api-key',
+            sim.apiKey,
+            '--allow-writes',
+            '--product',
+            s.product,
+            '--kind',
+            s.kind,
+            ...s.msisdns.flatMap((m) => ['--msisdn', m]),
+            '--max-invites',
+            String(s.max_invites),
+            '--settle',
+            '1s',
+            '--grep',
+            fault.clause,
+          ]);
+          assert.equal(r.code, 1, r.console.slice(-2000));
+          assert.ok(
+            failedClauses(r.summary).includes(fault.clause),
+            `${fault.clause} in ${failedClauses(r.summary).join(', ')}`,
+          );
+          if (prefix)
+            assert.ok(
+              sim.log.every((e) => e.path.startsWith(`${prefix}/api/`)),
+              'every request kept the prefix',
+            );
+        } finally {
+          await sim.close();
+        }
+      });
+    }
   }
 });
 

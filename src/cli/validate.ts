@@ -45,16 +45,22 @@ function readCapture(path: string): Capture {
 export const validate: Command = {
   name: 'validate',
   summary: 'validate a captured response against openapi.yaml and the single-answer clauses',
-  usage: 'h2h validate ENDPOINT FILE.json [--strict] [--json]',
+  usage: 'h2h validate ENDPOINT FILE.json [--strict] [--known-status S]... [--json]',
   help: `ENDPOINT is one of ${ENDPOINTS.join(', ')}. FILE.json is the response body, or
 {"request": {"method": "GET", "params": {...}}, "response": {"status": 200, "body": {...}}} so that the
 clauses that compare with the request (HIS-2..4, TRX-1, INV-1, INV-2) apply too.
 
-  --strict   fields and status values that openapi.yaml does not name fail the run
-  --json     print the findings as JSON
+  --strict          fields and status values that openapi.yaml does not name fail the run
+  --known-status S  a status word the provider is known to use (repeat for more): with a list, a refusal
+                    status outside it is drift; without one, refusal statuses are never drift
+  --json            print the findings as JSON
 
 Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or unreadable file.`,
-  options: { strict: { type: 'boolean' }, json: { type: 'boolean' } },
+  options: {
+    strict: { type: 'boolean' },
+    json: { type: 'boolean' },
+    'known-status': { type: 'string', multiple: true },
+  },
   positionals: [2, 2],
   async run(values, [endpoint = '', file = ''], io) {
     if (!isEndpoint(endpoint)) throw new UsageError(`unknown endpoint '${endpoint}'; one of: ${ENDPOINTS.join(', ')}`);
@@ -72,7 +78,8 @@ Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or 
       durationMs: 0,
     };
     const findings = checkResponse(spec, exchange);
-    const drift = spec.drift(endpoint, cap.response.body);
+    const known = values['known-status'] as string[] | undefined;
+    const drift = spec.drift(endpoint, cap.response.body, known ? { knownStatuses: known } : {});
     const failed = findings.length > 0 || (values.strict === true && drift.length > 0);
     if (values.json) {
       io.out(

@@ -33,7 +33,7 @@ export const KNOBS = {
   'post-body': { values: ['json+form', 'json'], about: 'POST bodies read: JSON and form-encoded, or JSON only' },
   saldo: { values: ['small', 'big'], about: 'a balance below 2^31, or above it' },
   'rate-limit': {
-    values: ['none', '40/s'],
+    values: ['none', '100/s'],
     about: 'a token bucket (N/s, burst N/4 at least 2); past it: 429 with Retry-After (N/s:503 for 503)',
   },
   lag: { values: ['0', '200ms'], about: 'a new transaction is visible to history and cek-trx-id only after this' },
@@ -60,7 +60,7 @@ export const PROFILES: Record<string, Partial<Reading>> = {
     'manager-form': '08',
     'member-form': '08',
   },
-  'rate-limited': { 'rate-limit': '40/s' },
+  'rate-limited': { 'rate-limit': '100/s' },
   lagging: { lag: '300ms' },
   // Answers differ from the reference but carry no undocumented field: `--strict` with known_statuses passes it.
   'other-words': { 'refusal-words': 'other', 'refusal-http': '200', slot: 'random', order: 'shuffled' },
@@ -235,7 +235,8 @@ const OTHER_WORDS: Record<string, string> = {
   INSUFFICIENT_BALANCE: 'SALDO_TIDAK_CUKUP',
 };
 
-function refusalWord(r: Reading, status: string): string {
+/** The word a provider of this reading uses for one of the simulator's refusal statuses. */
+export function refusalWord(r: Reading, status: string): string {
   if (r['refusal-words'] === 'lower') return status.toLowerCase();
   if (r['refusal-words'] === 'other') return OTHER_WORDS[status] ?? `GAGAL_${status}`;
   return status;

@@ -1,5 +1,5 @@
 import type { Spec } from '../spec/load.js';
-import type { Endpoint, Method, Params } from '../spec/types.js';
+import type { Endpoint, Params } from '../spec/types.js';
 import { type Answer, invalidStatus, refuse } from './answer.js';
 import { type FaultName, type FaultSetting, faultNamed } from './faults.js';
 import type { Fixture } from './fixtures.js';
@@ -104,7 +104,7 @@ export class SimState {
     return this.txns.filter((t) => t.account === accountId && (trxId === undefined || t.trxId === trxId));
   }
 
-  handle(endpoint: Endpoint, method: Method, raw: Params): Handled {
+  handle(endpoint: Endpoint, raw: Params): Handled {
     const rewrite = this.fault ? faultNamed(this.fault.name).request : undefined;
     const folded = this.spec.foldRequest(endpoint, rewrite ? rewrite(raw, endpoint) : raw);
     const p = folded.params;

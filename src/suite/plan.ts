@@ -43,6 +43,8 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
   const decided = new Map<Scenario, PlannedScenario>();
   let writes = 0;
   let refusals = 0;
+  // What the writes planned can cost at worst: their own refusals counted as if a broken API charged them.
+  let worst = 0;
   const writing = chosen
     .filter((s) => (s.invite?.writes ?? 0) > 0)
     .sort((a, b) => (a.invite?.priority ?? 0) - (b.invite?.priority ?? 0));
@@ -50,7 +52,8 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
     const use = s.invite;
     if (!use) continue;
     const cost = use.writes + use.risk;
-    if (opts.allowWrites && writes + cost <= opts.maxInvites) {
+    if (opts.allowWrites && worst + cost <= opts.maxInvites) {
+      worst += cost;
       writes += use.writes;
       refusals += use.risk;
       decided.set(s, { scenario: s, form: 'write' });

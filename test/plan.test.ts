@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadSpec } from '../src/spec/load.ts';
+import { buildCatalogue } from '../src/suite/catalogue/index.ts';
+import { dataSkip, planRun } from '../src/suite/plan.ts';
+
+const catalogue = buildCatalogue(loadSpec());
+const data = {
+  seen: 20,
+  record: { trx_id: 'T-1', manager_number: '6281', member_number: '6282', date: '2026-01-01' },
+  knownTrxId: 'T-1',
+};
+const runnable = (allowWrites: boolean, maxInvites: number) =>
+  planRun(catalogue, { allowWrites, maxInvites, canonicalOnly: false }).entries.filter((e) => !dataSkip(e, data));
+
+describe('the planner', () => {
+  it('writes never lower coverage: with the default cap every scenario of a read-only run still runs', () => {
+    const readOnly = runnable(false, 10);
+    const writes = runnable(true, 10);
+    for (const e of readOnly)
+      assert.ok(
+        writes.some((w) => w.scenario.title === e.scenario.title),
+        `${e.scenario.title} runs with writes too`,
+      );
+    assert.equal(writes.length, catalogue.length, 'nothing is skipped with writes and the default cap');
+  });
+
+  it('the writes planned fit the cap with room for their own refusals, most important first', () => {
+    for (const cap of [0, 1, 4, 10, 80]) {
+      const plan = planRun(catalogue, { allowWrites: true, maxInvites: cap, canonicalOnly: false });
+      const writing = plan.entries.filter((e) => !e.skip && e.form === 'write' && (e.scenario.invite?.writes ?? 0) > 0);
+      const cost = writing.reduce((a, e) => a + (e.scenario.invite?.writes ?? 0) + (e.scenario.invite?.risk ?? 0), 0);
+      assert.ok(cost <= cap, `cap ${cap}: ${cost}`);
+      assert.equal(
+        plan.writes,
+        writing.reduce((a, e) => a + (e.scenario.invite?.writes ?? 0), 0),
+      );
+    }
+    const ten = planRun(catalogue, { allowWrites: true, maxInvites: 10, canonicalOnly: false });
+    const written = ten.entries.filter((e) => !e.skip && e.form === 'write' && (e.scenario.invite?.writes ?? 0) > 0);
+    assert.deepEqual([...new Set(written.flatMap((e) => e.scenario.clauses))].sort(), [
+      'BAL-2',
+      'INV-1',
+      'INV-2',
+      'INV-5',
+      'INV-6',
+    ]);
+  });
+
+  it('in the invite area, refusals run first, then safe forms, then writes', () => {
+    const plan = planRun(catalogue, { allowWrites: true, maxInvites: 10, canonicalOnly: false });
+    const phases = plan.entries
+      .filter((e) => e.scenario.area === 'invite')
+      .map((e) => (e.scenario.invite?.writes === 0 ? 0 : e.form === 'safe' ? 1 : 2));
+    assert.deepEqual(
+      phases,
+      [...phases].sort((a, b) => a - b),
+    );
+    assert.ok(phases.includes(0) && phases.includes(1) && phases.includes(2));
+  });
+
+  it('--grep selects scenarios by title; canonical-only leaves out aliases and broken values', () => {
+    const his3 = planRun(catalogue, { allowWrites: false, maxInvites: 10, canonicalOnly: false, grep: 'HIS-3' });
+    assert.ok(his3.entries.length > 0);
+    for (const e of his3.entries) assert.match(e.scenario.title, /HIS-3/);
+    const plain = planRun(catalogue, { allowWrites: false, maxInvites: 10, canonicalOnly: true });
+    for (const e of plain.entries) assert.equal(e.scenario.aliases.length, 0, e.scenario.title);
+  });
+
+  it('without writes, a scenario that needs a real invite is skipped with the reason', () => {
+    const plan = planRun(catalogue, { allowWrites: false, maxInvites: 10, canonicalOnly: false });
+    const inv6 = plan.entries.filter((e) => e.scenario.clauses.includes('INV-6'));
+    assert.ok(inv6.length > 0);
+    for (const e of inv6) assert.equal(dataSkip(e, data), 'needs writes: run with --allow-writes');
+    const env2 = plan.entries.find((e) => e.scenario.title.startsWith('ENV-2 invite-member'));
+    assert.equal(env2?.form, 'safe');
+    assert.match(dataSkip(env2 ?? plan.entries[0]!, { seen: 0 }) ?? '', /safe form reuses a transaction ID/);
+  });
+});

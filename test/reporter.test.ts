@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
+import { loadSpec } from '../src/spec/load.ts';
+import type { Finding } from '../src/spec/types.ts';
+import { buildCatalogue } from '../src/suite/catalogue/index.ts';
+import { findingLines, skippedResult } from '../src/suite/execute.ts';
+import { planRun } from '../src/suite/plan.ts';
+import ContractSummaryReporter, { type ContractSummary } from '../src/suite/reporter.ts';
+
+// The reporter's own rules, on the objects Playwright hands it: a test cut off by its timeout cannot make the
+// summary say "pass" for the scenarios it never reached. (Forcing a real Playwright timeout would need a
+// scenario slower than its own budget, which the fixture computes so that it never is.)
+
+const plan = planRun(buildCatalogue(loadSpec()), { allowWrites: false, maxInvites: 10, canonicalOnly: false });
+const history = plan.entries.filter((e) => e.scenario.area === 'history').slice(0, 3);
+
+describe('the summary reporter', () => {
+  it('a scenario that never reported is failed with the reason, and the run with it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'h2h-reporter-'));
+    const reporter = new ContractSummaryReporter({ outputDir: dir });
+    const [first, ...rest] = history;
+    assert.ok(first && rest.length === 2);
+    const done = {
+      ...skippedResult(first, ''),
+      status: 'passed',
+      judged: first.scenario.clauses,
+      skipReason: undefined,
+    };
+    const test = {
+      title: 'history-transaksi GET: HIS-1 HIS-2',
+      annotations: history.map((e) => ({
+        type: 'scenario',
+        description: JSON.stringify(skippedResult(e, 'did not report')),
+      })),
+    } as unknown as TestCase;
+    const result = {
+      status: 'timedOut',
+      duration: 61_000,
+      error: { message: 'Test timeout of 60000ms exceeded.' },
+      attachments: [{ name: 'h2h-result', contentType: 'application/json', body: Buffer.from(JSON.stringify(done)) }],
+    } as unknown as TestResult;
+    reporter.onTestEnd(test, result);
+    reporter.onEnd({ status: 'timedout' } as FullResult);
+    const summary = JSON.parse(readFileSync(join(dir, 'contract-summary.json'), 'utf8')) as ContractSummary;
+    assert.equal(summary.result, 'failed');
+    assert.deepEqual(summary.totals, { scenarios: 3, passed: 1, failed: 2, skipped: 0, flaky: 0 });
+    for (const e of rest) {
+      for (const clause of e.scenario.clauses) {
+        const c = summary.clauses.find((x) => x.id === clause);
+        assert.notEqual(c?.status, 'passed', `${clause} of an unreported scenario is never a pass`);
+      }
+    }
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    assert.equal((junit.match(/<testcase /g) ?? []).length, 3);
+    assert.match(junit, /did not report: the test ended \(timedOut, after 61 s\)[^<]*Test timeout of 60000ms exceeded/);
+  });
+
+  it('a clause broken by many records reads as one line with the count and the first three', () => {
+    const findings: Finding[] = Array.from({ length: 37 }, (_, i) => ({
+      clause: 'HIS-4',
+      endpoint: 'history-transaksi',
+      method: 'POST',
+      path: `$.data[${i}]`,
+      expected: 'a record containing "TRX-1"',
+      actual: `"TRX-${i + 2}"`,
+      message: '',
+    }));
+    const date: Finding = { ...(findings[0] as Finding), clause: 'HIS-1', path: '$.data[0].date' };
+    const lines = findingLines([...findings, date]);
+    assert.equal(lines.length, 2);
+    assert.match(
+      lines[0] ?? '',
+      /^HIS-4 \[history-transaksi POST\] 37 places broke it; first 3: \$\.data\[0\]: .*; \$\.data\[1\]: .*; \$\.data\[2\]: /,
+    );
+    assert.ok(!(lines[0] ?? '').includes('$.data[3]'));
+    assert.match(lines[1] ?? '', /^HIS-1 \[history-transaksi POST\] \$\.data\[0\]\.date: expected/);
+  });
+});

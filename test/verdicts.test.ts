@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { REFUSALS } from '../src/simulator/answer.ts';
+import {
+  coveringReadings,
+  describeReading,
+  KNOB_NAMES,
+  KNOBS,
+  parseReading,
+  type Reading,
+  refusalWord,
+} from '../src/simulator/legal.ts';
+import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { loadSpec } from '../src/spec/load.ts';
+import { buildCatalogue } from '../src/suite/catalogue/index.ts';
+import { planRun } from '../src/suite/plan.ts';
+import type { ContractSummary } from '../src/suite/reporter.ts';
+import { runCli } from './helpers.ts';
+
+// The gate's verdicts against readings of the API other than the reference simulator's: every legal one
+// passes, and what is never a violation (rate limits, a write that shows late) is waited out, not failed.
+
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-verdicts-'));
+let runs = 0;
+
+/** `h2h contract --allow-writes` against a simulator as a real target, with its own reports folder. */
+async function gateAgainst(sim: Simulator, extra: string[] = []) {
+  const reports = join(tmp, `run-${++runs}`);
+  const s = sim.fixture.suite;
+  const args = [
+    'contract',
+    '--reports-dir',
+    reports,
+    '--base-url',
+    sim.url,
+    '--api-key',
+    sim.apiKey,
+    '--allow-writes',
+    '--product',
+    s.product,
+    '--kind',
+    s.kind,
+    ...s.msisdns.flatMap((m) => ['--msisdn', m]),
+    '--max-invites',
+    String(s.max_invites),
+    ...extra,
+  ];
+  const r = await runCli(args, { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' }, timeoutMs: 240_000 });
+  let summary: ContractSummary | undefined;
+  try {
+    summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
+  } catch {
+    summary = undefined;
+  }
+  return { ...r, reports, summary, console: r.stdout + r.stderr };
+}
+
+async function withSim<T>(reading: Reading, fn: (sim: Simulator) => Promise<T>, fault?: 'invite-hang'): Promise<T> {
+  const sim = await startSimulator({ reading, ...(fault ? { fault: { name: fault } } : {}) });
+  try {
+    return await fn(sim);
+  } finally {
+    await sim.close();
+  }
+}
+
+const failed = (s: ContractSummary | undefined): string[] =>
+  (s?.clauses ?? []).filter((c) => c.status === 'failed').map((c) => c.id);
+
+describe('legal readings: the gate passes every API that keeps the contract', () => {
+  it('h2h contract --allow-writes passes a covering set of readings (every value of every knob, every pair)', async () => {
+    const readings = coveringReadings(KNOB_NAMES.filter((k) => k !== 'rate-limit'));
+    for (const k of KNOB_NAMES)
+      for (const v of KNOBS[k].values)
+        assert.ok(
+          readings.some((r) => r[k] === v),
+          `${k}=${v} is in the covering set`,
+        );
+    console.log(`# ${readings.length} readings:`);
+    for (const reading of readings) {
+      const name = describeReading(reading);
+      console.log(`#   ${name}`);
+      const r = await withSim(reading, (sim) => gateAgainst(sim, ['--settle', '3s']));
+      assert.equal(r.code, 0, `${name}\n${r.console.slice(-3000)}`);
+      assert.equal(r.summary?.result, 'passed', name);
+      assert.equal(r.summary?.totals.skipped, 0, `${name}: nothing skipped`);
+      for (const c of r.summary?.clauses ?? []) assert.equal(c.status, 'passed', `${name}: ${c.id}`);
+    }
+  });
+
+  it('a rate-limited reading passes and the summary lists the waits; under --rate-limit no 429 is seen', async () => {
+    const reading = parseReading('rate-limited');
+    await withSim(reading, async (sim) => {
+      const r = await gateAgainst(sim);
+      assert.equal(r.code, 0, r.console.slice(-3000));
+      assert.ok((r.summary?.rateLimits.waits ?? 0) > 0, 'waits were counted');
+      assert.ok(
+        sim.log.some((e) => e.httpStatus === 429),
+        'the simulator did answer 429',
+      );
+      assert.match(readFileSync(join(r.reports, 'contract-summary.md'), 'utf8'), /## Rate limits \(\d+ waits/);
+    });
+    await withSim(reading, async (sim) => {
+      const r = await gateAgainst(sim, ['--rate-limit', '60/s']);
+      assert.equal(r.code, 0, r.console.slice(-3000));
+      assert.deepEqual(
+        sim.log.filter((e) => e.httpStatus === 429).length,
+        0,
+        'no request of a gate paced under the limit was answered 429',
+      );
+      assert.equal(r.summary?.rateLimits.waits, 0);
+    });
+  });
+
+  it('a write that shows later than its lag passes INV-6 within --settle, and fails INV-6 past it', async () => {
+    const short = await withSim(parseReading('lag=300ms'), (sim) => gateAgainst(sim, ['--settle', '3s']));
+    assert.equal(short.code, 0, short.console.slice(-3000));
+    assert.equal(short.summary?.clauses.find((c) => c.id === 'INV-6')?.status, 'passed');
+    assert.ok((short.summary?.settle.maxMs ?? 0) >= 250, `took ${short.summary?.settle.maxMs} ms to show`);
+    const long = await withSim(parseReading('lag=3s'), (sim) =>
+      gateAgainst(sim, ['--settle', '1s', '--grep', 'INV-6']),
+    );
+    assert.equal(long.code, 1, long.console.slice(-3000));
+    assert.deepEqual(failed(long.summary), ['INV-6']);
+  });
+
+  it('--strict passes a reading with other refusal words once they are listed in known_statuses', async () => {
+    const reading = parseReading('other-words');
+    const cfg = join(tmp, 'known.yaml');
+    const known = [...new Set(Object.keys(REFUSALS).map((s) => refusalWord(reading, s)))];
+    await withSim(reading, async (sim) => {
+      const unlisted = await gateAgainst(sim, ['--strict']);
+      assert.equal(unlisted.code, 0, `no list, no drift: ${unlisted.console.slice(-2000)}`);
+      writeFileSync(cfg, `known_statuses: [${known.join(', ')}]\nknown_http_statuses: [200]\n`);
+      const listed = await gateAgainst(sim, ['--strict', '--config', cfg]);
+      assert.equal(listed.code, 0, listed.console.slice(-2000));
+      assert.deepEqual(listed.summary?.drift, []);
+      writeFileSync(cfg, `known_statuses: [${known.slice(1).join(', ')}]\n`);
+      const short = await gateAgainst(sim, ['--strict', '--config', cfg]);
+      assert.equal(short.code, 1, 'a status outside the list is drift, and fails a strict run');
+      assert.ok(short.summary?.drift.some((d) => d.kind === 'status' && d.value === known[0]));
+    });
+  });
+});
+
+describe('money, preflight and reports', () => {
+  it('an invite that times out is never sent again, and counts against the cap', async () => {
+    await withSim(
+      parseReading('reference'),
+      async (sim) => {
+        const r = await gateAgainst(sim, ['--timeout', '700ms', '--max-invites', '4']);
+        assert.equal(r.code, 1, r.console.slice(-2000));
+        const invites = sim.log.filter((e) => e.endpoint === 'invite-member');
+        const trx = invites.map((e) => String(e.params?.trx_id ?? e.params?.trxid ?? '(none)'));
+        const withTrx = trx.filter((t) => t !== '(none)');
+        assert.equal(new Set(withTrx).size, withTrx.length, `no trx_id sent twice: ${trx.join(' ')}`);
+        assert.ok(invites.length > 0 && invites.length <= 4, `${invites.length} invites reached the target`);
+        assert.equal(r.summary?.spend.charged, invites.length, 'every unanswered invite counts against the cap');
+        assert.ok((r.summary?.spend.skipped.length ?? 0) > 0, 'what the cap kept from running is listed');
+        assert.match(r.console, /at most 4 invite\(s\) can be charged/);
+      },
+      'invite-hang',
+    );
+  });
+
+  it('a key that saldo-user refuses exits 2 with one line that says so', async () => {
+    await withSim(parseReading('reference'), async (sim) => {
+      const r = await runCli(['contract', '--base-url', sim.url, '--api-key', 'not-the-key-1234'], {
+        env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' },
+      });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, new RegExp(`the API key was refused by ${sim.url.replace(/[.]/g, '\\.')}`));
+      assert.ok(!r.stderr.includes('not-the-key-1234'));
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    });
+  });
+
+  it('JUnit has one test case per planned scenario; --grep selects scenarios, not groups', async () => {
+    await withSim(parseReading('reference'), async (sim) => {
+      const r = await gateAgainst(sim);
+      assert.equal(r.code, 0, r.console.slice(-2000));
+      const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
+      const s = sim.fixture.suite;
+      const planned = planRun(buildCatalogue(loadSpec()), {
+        allowWrites: true,
+        maxInvites: s.max_invites,
+        canonicalOnly: false,
+      }).entries.length;
+      assert.equal((junit.match(/<testcase /g) ?? []).length, planned);
+      assert.equal(r.summary?.totals.scenarios, planned);
+      assert.match(junit, /name="ENV-3 history-transaksi GET via tanggal: alias tanggal gives the outcome of date"/);
+      const grep = await gateAgainst(sim, ['--grep', 'HIS-3']);
+      const names = [
+        ...readFileSync(join(grep.reports, 'junit.xml'), 'utf8').matchAll(/<testcase [^>]*name="([^"]+)"/g),
+      ].map((m) => m[1] ?? '');
+      assert.ok(names.length > 0);
+      for (const n of names) assert.match(n, /HIS-3/);
+      assert.equal(grep.summary?.clauses.find((c) => c.id === 'HIS-2')?.status, 'passed', 'judged on every answer');
+    });
+  });
+});
