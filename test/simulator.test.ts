@@ -95,7 +95,7 @@ describe('simulator shapes', () => {
     }
   });
 
-  it('the legal variant keeps the contract, and its extra fields and statuses are drift', async () => {
+  it('the legal profile keeps the contract; its extra fields are drift, its refusal words only beside a known list', async () => {
     const sim = await startSimulator({ reading: parseReading('legal') });
     try {
       const r = await sweep(sim);
@@ -106,10 +106,27 @@ describe('simulator shapes', () => {
         'field $.data[].channel',
         'field $.detail.quota',
         'field $.error_code',
-        'status $.status',
+        'field $.meta',
+        'field $.data[].meta',
       ]) {
         assert.ok(paths.has(p), `drift ${p} in ${[...paths].join(', ')}`);
       }
+      assert.ok(![...paths].some((p) => p.startsWith('status')));
+      const listed = await sweep(sim, { knownStatuses: ['INVALID_API_KEY'], grep: 'AUTH-1' });
+      assert.ok(listed.drift.some((d) => d.kind === 'status' && d.value === 'UNAUTHORIZED'));
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('a rate limit answered as 503 with Retry-After is waited out like a 429, never a finding', async () => {
+    const sim = await startSimulator({ reading: parseReading('rate-limit=20/s:503') });
+    try {
+      const r = await sweep(sim, { grep: '^(BAL-1|ENV-2 saldo-user)' });
+      assert.deepEqual(r.findings, []);
+      assert.ok(r.ran.length >= 5);
+      assert.ok(r.results.reduce((a, x) => a + x.waits.count, 0) > 0, 'some answers were 503 and waited out');
+      assert.ok(sim.log.some((e) => e.httpStatus === 503));
     } finally {
       await sim.close();
     }

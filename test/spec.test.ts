@@ -167,9 +167,20 @@ describe('drift', () => {
       ],
     });
     assert.deepEqual(drift.map((d) => d.path).sort(), ['$.data[].product', '$.server_time']);
-    assert.deepEqual(spec.drift('saldo-user', { ok: false, status: 'GAGAL' }), [
+    // The provider documents no refusal status: drift only against the list a team gives.
+    assert.deepEqual(spec.drift('saldo-user', { ok: false, status: 'GAGAL' }), []);
+    const known = { knownStatuses: ['INVALID_API_KEY'], knownHttpStatuses: [401] };
+    assert.deepEqual(spec.drift('saldo-user', { ok: false, status: 'GAGAL' }, { ...known, httpStatus: 400 }), [
       { endpoint: 'saldo-user', kind: 'status', path: '$.status', value: 'GAGAL' },
+      { endpoint: 'saldo-user', kind: 'http', path: 'HTTP status', value: '400' },
     ]);
-    assert.deepEqual(spec.drift('saldo-user', { ok: false, status: 'INVALID_API_KEY', message: 'x' }), []);
+    assert.deepEqual(
+      spec.drift('saldo-user', { ok: false, status: 'INVALID_API_KEY', message: 'x' }, { ...known, httpStatus: 401 }),
+      [],
+    );
+    // A transaction state the document does not name is drift, unless the team lists it.
+    const pending = { ok: true, status: 'SUCCESS', data: { trx_id: 'T', status: 'PENDING' } };
+    assert.equal(spec.drift('cek-trx-id', pending).length, 1);
+    assert.deepEqual(spec.drift('cek-trx-id', pending, { knownStatuses: ['PENDING'] }), []);
   });
 });

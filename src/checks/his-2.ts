@@ -7,6 +7,7 @@ export const his2: Check = {
   title: 'limit=N returns at most N records',
   scope: 'response',
   needs: ['exchange'],
+  applies: (ex, { spec }) => param(spec, ex, 'limit') !== undefined,
   run(ev, { spec }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const limit = Number(param(spec, ex, 'limit'));

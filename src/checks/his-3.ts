@@ -7,6 +7,7 @@ export const his3: Check = {
   title: 'date, month and year filters return only matching records',
   scope: 'response',
   needs: ['exchange'],
+  applies: (ex, { spec }) => ['date', 'month', 'year'].some((n) => param(spec, ex, n) !== undefined),
   run(ev, { spec }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const data = records(ex) ?? [];

@@ -10,6 +10,7 @@ export const his4: Check = {
   title: 'q=S returns only records that contain S',
   scope: 'response',
   needs: ['exchange'],
+  applies: (ex, { spec }) => param(spec, ex, 'q') !== undefined,
   run(ev, { spec }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const q = param(spec, ex, 'q');

@@ -47,5 +47,11 @@ export interface Check {
   title: string;
   scope: 'response' | 'refusal' | 'multi';
   needs: readonly EvidenceField[];
+  /**
+   * For a `response` check: whether one answer gives it anything to judge (HIS-3 needs a date filter in the
+   * request, HIS-4 a q). An answer it does not apply to is not counted as a pass of the clause.
+   * @defaultValue always
+   */
+  applies?(exchange: Exchange, ctx: CheckContext): boolean;
   run(evidence: Evidence, ctx: CheckContext): Finding[];
 }

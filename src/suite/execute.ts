@@ -1,3 +1,4 @@
+import { CHECKS } from '../checks/index.js';
 import { checkResponse, responseClauses, runChecks } from '../checks/run.js';
 import { bodyOf } from '../checks/util.js';
 import { redact, redactValue } from '../redact.js';
@@ -258,7 +259,8 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
   return result;
 }
 
-/** The clauses checkResponse judges one answer by. */
+/** The clauses checkResponse judges one answer by, and that the answer gives something to judge. */
 function judgedBy(spec: Spec, ex: Exchange): ClauseId[] {
-  return bodyOf(ex)?.ok === false ? ['ENV-1', 'ENV-4'] : responseClauses(spec, ex.endpoint);
+  if (bodyOf(ex)?.ok === false) return ['ENV-1', 'ENV-4'];
+  return responseClauses(spec, ex.endpoint).filter((id) => CHECKS[id].applies?.(ex, { spec }) ?? true);
 }
