@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { configFromEnv } from './src/suite/config.ts';
+import { configFromEnv } from './src/gate/config.ts';
 import { WORKERS } from './suites/workers.ts';
 
 // The contract gate. `h2h contract` resolves and validates the config and passes it in H2H_CONTRACT_CONFIG;
-// `npx playwright test` resolves it here from the same H2H_* environment (src/suite/handover.ts lists them).
+// `npx playwright test` resolves it here from the same H2H_* environment (src/gate/handover.ts lists them).
 const cfg = configFromEnv();
 const reports = cfg.reportsDir;
 
 export default defineConfig({
   testDir: './suites',
   outputDir: join(reports, 'test-results'),
-  globalSetup: './src/suite/global-setup.ts',
+  globalSetup: './suites/global-setup.ts',
   fullyParallel: true,
   workers: WORKERS,
   // Never retried by Playwright: a read is tried once more inside the gate's sender, an invite never.
@@ -23,7 +23,7 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // contract-summary.json/.md and junit.xml (one test case per scenario).
-    ['./src/suite/reporter.ts', { outputDir: reports }],
+    ['./src/gate/summary-reporter.ts', { outputDir: reports }],
   ],
   use: {
     // Traces and screenshots would record URLs with the key in them; the suite attaches redacted exchanges instead.

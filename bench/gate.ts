@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { runInProcess, simulatorSettings } from '../src/gate/in-process-runner.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 import { startSimulator } from '../src/simulator/server.ts';
-import { loadSpec } from '../src/spec/load.ts';
-import { runInProcess, simulatorSettings } from '../src/suite/in-process.ts';
 import { machineLine, median } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -17,10 +17,10 @@ const reports = mkdtempSync(join(tmpdir(), 'h2h-bench-'));
 
 async function reference(): Promise<number> {
   const t0 = performance.now();
-  const spec = loadSpec();
+  const api = loadApiModel();
   const sim = await startSimulator();
   const settings = simulatorSettings(sim);
-  await runInProcess(spec, settings, { maxInvites: settings.maxInvites });
+  await runInProcess(api, settings, { maxInvites: settings.maxInvites });
   await sim.close();
   return performance.now() - t0;
 }

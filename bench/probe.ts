@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCheck } from '../src/probe/check.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { runCheck } from '../src/probe/probe-endpoint.ts';
 import type { LogEntry } from '../src/simulator/server.ts';
-import { loadSpec } from '../src/spec/load.ts';
 import { freePort } from '../test/helpers.ts';
 import { machineLine, median } from './machine.ts';
 
@@ -79,7 +79,7 @@ const probeTarget = `${mock.url}/api/saldo-user`;
 
 try {
   await waitFor(`${bbUrl}/-/healthy`);
-  const spec = loadSpec();
+  const api = loadApiModel();
   const target = { name: 'bench', baseUrl: mock.url, apiKey: mock.key };
   const opts = { method: 'POST' as const, timeoutMs: 5000, bodyCap: 1024 * 1024, historyLimit: 5 };
   const serverLog = async (): Promise<LogEntry[]> =>
@@ -96,7 +96,7 @@ try {
 
   // Warm-up, then latency: sequential, each measurement paired with the server's own timing of that request.
   for (let i = 0; i < 20; i++) {
-    await runCheck(spec, target, 'saldo-user', opts);
+    await runCheck(api, target, 'saldo-user', opts);
     await bbOnce();
   }
   const probeDiff: number[] = [];
@@ -106,7 +106,7 @@ try {
   const truth: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     const before = (await serverLog()).length;
-    const r = await runCheck(spec, target, 'saldo-user', opts);
+    const r = await runCheck(api, target, 'saldo-user', opts);
     if (!r.success) throw new Error(`probe check failed: ${r.reason} ${r.message}`);
     const b = await bbOnce();
     const log = await serverLog();
@@ -133,7 +133,7 @@ try {
   gc?.();
   const cpu0 = process.cpuUsage();
   const rss0 = process.memoryUsage().rss / 2 ** 20;
-  await pool(CPU_CHECKS, () => runCheck(spec, target, 'saldo-user', opts));
+  await pool(CPU_CHECKS, () => runCheck(api, target, 'saldo-user', opts));
   const cpu1 = process.cpuUsage(cpu0);
   const rss1 = process.memoryUsage().rss / 2 ** 20;
   const probeCpu = (cpu1.user + cpu1.system) / 1000;

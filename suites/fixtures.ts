@@ -1,28 +1,26 @@
 import { test as base, expect } from '@playwright/test';
+import { buildCatalogue } from '../src/gate/catalogue/index.ts';
+import { configFromEnv } from '../src/gate/config.ts';
+import { type EffectiveConfig, readRunFile } from '../src/gate/handover.ts';
+import { InviteLedger } from '../src/gate/invite-ledger.ts';
+import { dataSkip, type PlannedScenario, planRun } from '../src/gate/plan.ts';
+import { playwrightSend } from '../src/gate/playwright-send.ts';
+import { executeScenario, type RunDeps, skippedResult } from '../src/gate/run-scenario.ts';
+import type { Area } from '../src/gate/scenario.ts';
+import { trxFactory } from '../src/gate/trx-ids.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 import { registerSecret } from '../src/redact.ts';
 import { TokenBucket } from '../src/shared/token-bucket.ts';
-import { loadSpec } from '../src/spec/load.ts';
-import { buildCatalogue } from '../src/suite/catalogue/index.ts';
-import { configFromEnv } from '../src/suite/config.ts';
-import { executeScenario, type RunDeps, skippedResult } from '../src/suite/execute.ts';
-import { readRunFile } from '../src/suite/handover.ts';
-import { InviteLedger } from '../src/suite/ledger.ts';
-import { dataSkip, type PlannedScenario, planRun } from '../src/suite/plan.ts';
-import { playwrightSend } from '../src/suite/playwright-target.ts';
-import { trxFactory } from '../src/suite/run-ids.ts';
-import type { Area } from '../src/suite/scenario.ts';
 import { WORKERS } from './workers.ts';
 
-const spec = loadSpec();
-const cfg = configFromEnv();
-registerSecret(cfg.apiKey);
-// The same plan in every process: it depends on the config only, never on the target's data.
-const plan = planRun(buildCatalogue(spec), {
-  allowWrites: cfg.allowWrites,
-  maxInvites: cfg.maxInvites,
-  canonicalOnly: cfg.canonicalOnly,
-  ...(cfg.grep ? { grep: cfg.grep } : {}),
-});
+const api = loadApiModel();
+// Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
+// from the run file it wrote (the effective config), so the tests are the same everywhere.
+const run = readRunFile();
+const cfg: EffectiveConfig = run?.config ?? { ...configFromEnv(), baseUrl: '', maxInvites: 0 };
+const apiKey = process.env.H2H_API_KEY ?? '';
+registerSecret(apiKey);
+const plan = planRun(buildCatalogue(api), cfg);
 // The gate's pace is shared by the workers: each takes its part.
 const throttle = cfg.rateLimit ? new TokenBucket(cfg.rateLimit / WORKERS, 1) : undefined;
 let newTrxId: (() => string) | undefined;
@@ -75,15 +73,14 @@ interface H2H {
 
 export const test = base.extend<{ h2h: H2H }>({
   h2h: async ({ request }, use, testInfo) => {
-    const run = readRunFile();
     if (!run)
       throw new Error('no run file: the gate runs through its global setup (h2h contract, or npx playwright test)');
     newTrxId ??= trxFactory(`${run.runId}W${testInfo.workerIndex}`);
     const deps: RunDeps = {
-      spec,
-      target: { ...cfg, apiKey: cfg.apiKey ?? process.env.H2H_API_KEY ?? '' },
+      api,
+      target: { ...cfg, apiKey },
       data: run.data,
-      raw: playwrightSend(request, run.baseUrl, cfg.timeoutMs),
+      raw: playwrightSend(request, cfg.baseUrl, cfg.timeoutMs),
       policy: { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) },
       ledger: new InviteLedger(cfg.maxInvites, run.ledgerFile),
       newTrxId,
@@ -93,13 +90,12 @@ export const test = base.extend<{ h2h: H2H }>({
       ...(cfg.knownStatuses ? { knownStatuses: cfg.knownStatuses } : {}),
       ...(cfg.knownHttpStatuses ? { knownHttpStatuses: cfg.knownHttpStatuses } : {}),
     };
-    registerSecret(deps.target.apiKey);
     await use({
       run: async (group) => {
         testInfo.setTimeout(group.entries.reduce((sum, e) => sum + budgetMs(e), 0));
         let skipped = 0;
         for (const entry of group.entries) {
-          const reason = dataSkip(entry, run.data);
+          const reason = dataSkip(entry, deps.data);
           if (reason !== undefined) {
             skipped++;
             await testInfo.attach('h2h-result', {

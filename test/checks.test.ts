@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CHECKS } from '../src/checks/index.ts';
 import type { Evidence } from '../src/checks/types.ts';
-import { loadSpec } from '../src/spec/load.ts';
-import { CLAUSE_IDS, type ClauseId } from '../src/spec/types.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { CLAUSE_IDS, type ClauseId } from '../src/openapi/types.ts';
 import { ex } from './helpers.ts';
 
 // Hand-made request/response pairs, one table row per clause: evidence that keeps it and evidence that breaks it.
 // No simulator is involved: these prove the checks themselves.
 
-const spec = loadSpec();
+const api = loadApiModel();
 const K = 'k-0000';
 const saldo = (n: unknown, method: 'GET' | 'POST' = 'POST') =>
   ex('saldo-user', { api_key: K }, { ok: true, status: 'SUCCESS', saldo: n }, { method });
@@ -424,11 +424,11 @@ describe('clause checks on hand-made evidence', () => {
   for (const row of TABLE) {
     const check = CHECKS[row.clause];
     it(`${row.clause} passes on evidence that keeps it`, () => {
-      for (const ev of row.keep) assert.deepEqual(check.run(ev, { spec }), [], `${row.clause} keep case`);
+      for (const ev of row.keep) assert.deepEqual(check.run(ev, { api }), [], `${row.clause} keep case`);
     });
     for (const [label, ev] of row.breaks) {
       it(`${row.clause} fails on: ${label}`, () => {
-        const found = check.run(ev, { spec });
+        const found = check.run(ev, { api });
         assert.ok(found.length > 0, `${row.clause} should fail on ${label}`);
         for (const f of found) {
           assert.equal(f.clause, row.clause);
@@ -444,7 +444,7 @@ describe('clause checks on hand-made evidence', () => {
   it('a finding names the alias that carried the request', () => {
     const [f] = CHECKS['HIS-3'].run(
       { exchange: hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-02')], 'GET') },
-      { spec },
+      { api },
     );
     assert.equal(f?.method, 'GET');
     assert.deepEqual(f?.aliases, ['tanggal']);
@@ -452,6 +452,6 @@ describe('clause checks on hand-made evidence', () => {
   });
 
   it('a check without the evidence it needs throws (a caller bug, not a finding)', () => {
-    assert.throws(() => CHECKS['INV-6'].run({ exchange: invite }, { spec }), /needs evidence 'invite'/);
+    assert.throws(() => CHECKS['INV-6'].run({ exchange: invite }, { api }), /needs evidence 'invite'/);
   });
 });

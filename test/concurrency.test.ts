@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CHECKS } from '../src/checks/index.ts';
 import { callApi } from '../src/client/client.ts';
+import type { Exchange } from '../src/openapi/types.ts';
 import { loadFixture } from '../src/simulator/fixtures.ts';
 import { startSimulator } from '../src/simulator/server.ts';
-import type { Exchange } from '../src/spec/types.ts';
-import { spec } from './sim-harness.ts';
+import { api } from './sim-harness.ts';
 
 async function race(fault: 'duplicate-trx-accepted' | null) {
   const sim = await startSimulator({ fault: fault ? { name: fault } : null });
@@ -41,7 +41,7 @@ async function race(fault: 'duplicate-trx-accepted' | null) {
     );
     const findings = CHECKS['INV-5'].run(
       { invite, repeats, saldoBefore, saldoAfter, history, unitPrice: price },
-      { spec },
+      { api },
     );
     return {
       all,

@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { ContractSummary } from '../src/gate/summary.ts';
+import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
-import { CLAUSE_IDS } from '../src/spec/types.ts';
-import type { ContractSummary } from '../src/suite/reporter.ts';
 import { everyByteWritten, ROOT, runCli } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));

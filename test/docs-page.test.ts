@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { assumptions } from '../src/docs/enrich.ts';
-import { loadSpec } from '../src/spec/load.ts';
-import { CLAUSE_IDS } from '../src/spec/types.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { ROOT, runCli } from './helpers.ts';
 
 // The reference page in a real Chromium (Debian's: Playwright's browser download cannot work here), with every
@@ -18,7 +18,7 @@ describe('the docs page in a real browser, offline', () => {
   let browser: Browser;
   let page: Page;
   const blocked: string[] = [];
-  const spec = loadSpec();
+  const api = loadApiModel();
   const url = pathToFileURL(join(OUT, 'index.html')).href;
 
   before(async () => {
@@ -77,7 +77,7 @@ describe('the docs page in a real browser, offline', () => {
     await page.goto(url);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     let seen = await readWholePage();
-    for (const op of spec.operations.values()) {
+    for (const op of api.operations.values()) {
       for (const method of ['GET', 'POST'] as const) {
         const o = op.operations[method];
         await page.goto(`${url}#/${o.tags?.[0]}/${o.operationId?.toLowerCase()}`);
@@ -93,7 +93,7 @@ describe('the docs page in a real browser, offline', () => {
       }
     }
     const plain = (s: string): string => s.replace(/`/g, '');
-    for (const a of assumptions(spec.doc)) assert.ok(seen.includes(plain(a.text)), `assumption at ${a.at}: ${a.text}`);
+    for (const a of assumptions(api.doc)) assert.ok(seen.includes(plain(a.text)), `assumption at ${a.at}: ${a.text}`);
     for (const id of CLAUSE_IDS) assert.ok(seen.includes(id), `clause ${id}`);
   });
 

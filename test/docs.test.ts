@@ -7,12 +7,12 @@ import { describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { offRulesExplained } from '../src/docs/config-rules.ts';
 import { assumptions } from '../src/docs/enrich.ts';
-import { DEFAULT_SPEC_PATH, loadSpec } from '../src/spec/load.ts';
-import { CLAUSE_IDS } from '../src/spec/types.ts';
+import { DEFAULT_DOCUMENT_PATH, loadApiModel } from '../src/openapi/load.ts';
+import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { runCli } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-docs-'));
-const original = readFileSync(DEFAULT_SPEC_PATH, 'utf8');
+const original = readFileSync(DEFAULT_DOCUMENT_PATH, 'utf8');
 // biome-ignore lint/suspicious/noExplicitAny: the tests edit arbitrary YAML trees
 type Doc = Record<string, any>;
 let n = 0;
@@ -52,13 +52,13 @@ describe('h2h docs', () => {
     const out = join(tmp, 'docs-md');
     await runCli(['docs', '--out', out]);
     const md = readFileSync(join(out, 'API.md'), 'utf8');
-    const spec = loadSpec();
-    for (const op of spec.operations.values()) {
+    const api = loadApiModel();
+    for (const op of api.operations.values()) {
       assert.ok(md.includes(`\`GET | POST ${op.path}\``), op.path);
       for (const p of op.params) for (const a of p.aliases) assert.ok(md.includes(`\`${a}\``), `alias ${a}`);
     }
     for (const id of CLAUSE_IDS) assert.match(md, new RegExp(`^\\| ${id} \\|`, 'm'), id);
-    for (const a of assumptions(spec.doc)) assert.ok(md.includes(a.text), `assumption ${a.at}`);
+    for (const a of assumptions(api.doc)) assert.ok(md.includes(a.text), `assumption ${a.at}`);
     assert.match(md, /^## Contract clauses$/m);
     assert.match(md, /^## Assumptions$/m);
   });
@@ -123,7 +123,7 @@ describe('h2h lint', () => {
   });
 
   it('a rule switched off in redocly.yaml must say why', () => {
-    assert.deepEqual(offRulesExplained(readFileSync(join(DEFAULT_SPEC_PATH, '..', 'redocly.yaml'), 'utf8')), []);
+    assert.deepEqual(offRulesExplained(readFileSync(join(DEFAULT_DOCUMENT_PATH, '..', 'redocly.yaml'), 'utf8')), []);
     const bad = offRulesExplained('rules:\n  # keep\n  a-rule: off\n  b-rule: off\n');
     assert.deepEqual(
       bad.map((p) => p.message),
@@ -271,7 +271,7 @@ describe('h2h diff', () => {
 
   for (const c of cases) {
     it(`classifies ${c.label}`, async () => {
-      const r = await runCli(['diff', DEFAULT_SPEC_PATH, variant(c.edit), '--json']);
+      const r = await runCli(['diff', DEFAULT_DOCUMENT_PATH, variant(c.edit), '--json']);
       const out = JSON.parse(r.stdout) as {
         breaking: { at: string; what: string }[];
         safe: { at: string; what: string }[];
@@ -294,12 +294,12 @@ describe('h2h diff', () => {
   }
 
   it('exits 2 on a missing file or a file that is not an OpenAPI document', async () => {
-    const missing = await runCli(['diff', DEFAULT_SPEC_PATH, join(tmp, 'nope.yaml')]);
+    const missing = await runCli(['diff', DEFAULT_DOCUMENT_PATH, join(tmp, 'nope.yaml')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /nope\.yaml: no such file/);
     const p = join(tmp, 'not.yaml');
     writeFileSync(p, 'hello: world\n');
-    const notDoc = await runCli(['diff', p, DEFAULT_SPEC_PATH]);
+    const notDoc = await runCli(['diff', p, DEFAULT_DOCUMENT_PATH]);
     assert.equal(notDoc.code, 2);
     assert.match(notDoc.stderr, /not\.yaml is not an OpenAPI 3 document/);
   });

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { checkResponse } from '../src/checks/run.ts';
+import { checkResponse } from '../src/checks/judge.ts';
+import { ENDPOINTS, type Exchange } from '../src/openapi/types.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { ENDPOINTS, type Exchange } from '../src/spec/types.ts';
-import { spec } from './sim-harness.ts';
+import { api } from './sim-harness.ts';
 
 /** A seeded PRNG, so a failing case can be replayed. */
 function mulberry32(seed: number): () => number {
@@ -202,7 +202,7 @@ describe('malformed and random requests', () => {
             durationMs: 0,
           };
           // ENV-1, ENV-4 and (for ok:true) the endpoint's result schema, judged by the shared checks.
-          const findings = checkResponse(spec, exchange).filter(
+          const findings = checkResponse(api, exchange).filter(
             (f) => ['ENV-1', 'ENV-4'].includes(f.clause) || body.ok === true,
           );
           const serious = findings.filter(

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Endpoint, Exchange, Method, Params } from '../src/spec/types.ts';
+import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadSpec } from '../src/spec/load.ts';
-import { buildCatalogue } from '../src/suite/catalogue/index.ts';
-import { dataSkip, planRun } from '../src/suite/plan.ts';
+import { buildCatalogue } from '../src/gate/catalogue/index.ts';
+import { dataSkip, planRun } from '../src/gate/plan.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 
-const catalogue = buildCatalogue(loadSpec());
+const catalogue = buildCatalogue(loadApiModel());
 const data = {
   seen: 20,
   record: { trx_id: 'T-1', manager_number: '6281', member_number: '6282', date: '2026-01-01' },

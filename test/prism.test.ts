@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { ContractSummary } from '../src/gate/summary.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import type { ContractSummary } from '../src/suite/reporter.ts';
 import { freePort, ROOT, runCli, stopChild } from './helpers.ts';
 
 // An independent cross-check: Stoplight Prism's validation proxy (`prism proxy openapi.yaml <simulator> --errors`)

@@ -9,18 +9,18 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Gauge } from 'prom-client';
-import { REASONS, type Reason, runCheck } from '../src/probe/check.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { PROBE_DEFAULTS, type ProbeConfig } from '../src/probe/config.ts';
 import { PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
+import { REASONS, type Reason, runCheck } from '../src/probe/probe-endpoint.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { loadSpec } from '../src/spec/load.ts';
-import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/spec/types.ts';
 import { freePort, ROOT, runCli, startCli, startProbe } from './helpers.ts';
 
-const spec = loadSpec();
+const api = loadApiModel();
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-probe-'));
 const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
 
@@ -61,7 +61,7 @@ describe('each check: one bounded reason, within its deadline', () => {
   const check = (
     endpoint: 'saldo-user' | 'history-transaksi' = 'saldo-user',
     target = { name: 'sim', baseUrl: sim.url, apiKey: sim.apiKey },
-  ) => runCheck(spec, target, endpoint, opts);
+  ) => runCheck(api, target, endpoint, opts);
 
   const cases: [FaultName | null, 'saldo-user' | 'history-transaksi', Reason | 'success'][] = [
     [null, 'saldo-user', 'success'],
@@ -117,7 +117,7 @@ describe('read-only by construction', () => {
     const sim = await startSimulator();
     try {
       await assert.rejects(
-        runCheck(spec, { name: 's', baseUrl: sim.url, apiKey: sim.apiKey }, 'invite-member' as never, {
+        runCheck(api, { name: 's', baseUrl: sim.url, apiKey: sim.apiKey }, 'invite-member' as never, {
           method: 'POST',
           timeoutMs: 500,
           bodyCap: 1024,
@@ -125,7 +125,7 @@ describe('read-only by construction', () => {
         }),
         /calls only saldo-user, history-transaksi, cek-trx-id/,
       );
-      const p = new Probe(spec, cfgFor(sim), quiet);
+      const p = new Probe(api, cfgFor(sim), quiet);
       for (let i = 0; i < 3; i++) await p.cycle();
       assert.deepEqual([...new Set(sim.log.map((e) => e.endpoint))].sort(), [...READ_ONLY_ENDPOINTS].sort());
     } finally {
@@ -145,7 +145,7 @@ describe('memory stays bounded', () => {
     const gc = runInNewContext('gc') as () => void;
     const sim = await startSimulator();
     try {
-      const p = new Probe(spec, cfgFor(sim, { timeoutMs: 60 }), quiet);
+      const p = new Probe(api, cfgFor(sim, { timeoutMs: 60 }), quiet);
       const heap = (): number => {
         gc();
         gc();
@@ -363,7 +363,7 @@ describe('the running probe', () => {
 describe('probe process and server', () => {
   it('a failing collector makes /metrics answer 500, and the server goes on', async () => {
     const sim = await startSimulator();
-    const p = new Probe(spec, cfgFor(sim), quiet);
+    const p = new Probe(api, cfgFor(sim), quiet);
     const server = await startProbeServer(p, '127.0.0.1', 0);
     try {
       new Gauge({
@@ -388,7 +388,7 @@ describe('probe process and server', () => {
     const sim = await startSimulator({ fault: { name: 'hang' } });
     // saldo-user and history-transaksi (900 ms each, in parallel), then cek-trx-id (900 ms): 1.8 s per cycle, every 1 s.
     const p = new Probe(
-      spec,
+      api,
       cfgFor(sim, {
         schedule: '* * * * * *',
         timeoutMs: 900,

@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { READ_ONLY_ENDPOINTS } from '../src/spec/types.ts';
 import { freePort, ROOT, type Running, startProbe, stopChild } from './helpers.ts';
 
 interface Sample {

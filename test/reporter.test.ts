@@ -4,18 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
-import { loadSpec } from '../src/spec/load.ts';
-import type { Finding } from '../src/spec/types.ts';
-import { buildCatalogue } from '../src/suite/catalogue/index.ts';
-import { findingLines, skippedResult } from '../src/suite/execute.ts';
-import { planRun } from '../src/suite/plan.ts';
-import ContractSummaryReporter, { type ContractSummary } from '../src/suite/reporter.ts';
+import { buildCatalogue } from '../src/gate/catalogue/index.ts';
+import { planRun } from '../src/gate/plan.ts';
+import { findingLines, skippedResult } from '../src/gate/run-scenario.ts';
+import type { ContractSummary } from '../src/gate/summary.ts';
+import ContractSummaryReporter from '../src/gate/summary-reporter.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import type { Finding } from '../src/openapi/types.ts';
 
 // The reporter's own rules, on the objects Playwright hands it: a test cut off by its timeout cannot make the
 // summary say "pass" for the scenarios it never reached. (Forcing a real Playwright timeout would need a
 // scenario slower than its own budget, which the fixture computes so that it never is.)
 
-const plan = planRun(buildCatalogue(loadSpec()), { allowWrites: false, maxInvites: 10, canonicalOnly: false });
+const plan = planRun(buildCatalogue(loadApiModel()), { allowWrites: false, maxInvites: 10, canonicalOnly: false });
 const history = plan.entries.filter((e) => e.scenario.area === 'history').slice(0, 3);
 
 describe('the summary reporter', () => {

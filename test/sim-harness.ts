@@ -1,8 +1,13 @@
+import {
+  type InProcessOptions,
+  type RunResult,
+  runInProcess,
+  simulatorSettings,
+} from '../src/gate/in-process-runner.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 import type { Simulator } from '../src/simulator/server.ts';
-import { loadSpec } from '../src/spec/load.ts';
-import { type InProcessOptions, type RunResult, runInProcess, simulatorSettings } from '../src/suite/in-process.ts';
 
-export const spec = loadSpec();
+export const api = loadApiModel();
 
 /** Every planned scenario against a simulator over real HTTP, judged by the shared checks, in this process. */
 export function sweep(
@@ -12,7 +17,7 @@ export function sweep(
   const { allowWrites, ...rest } = opts;
   const settings = simulatorSettings(sim);
   return runInProcess(
-    spec,
+    api,
     { ...settings, allowWrites: allowWrites ?? true },
     { maxInvites: settings.maxInvites, settleMs: 1000, ...rest },
   );

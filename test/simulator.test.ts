@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callApi } from '../src/client/client.ts';
+import { CLAUSE_IDS, METHODS } from '../src/openapi/types.ts';
 import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { CLAUSE_IDS, METHODS } from '../src/spec/types.ts';
-import { spec, sweep } from './sim-harness.ts';
+import { api, sweep } from './sim-harness.ts';
 
 describe('simulator over real HTTP: every clause holds', () => {
   let sim: Simulator;
@@ -35,7 +35,7 @@ describe('simulator over real HTTP: every clause holds', () => {
   it('every alias of openapi.yaml is sent on both methods', async () => {
     const r = await sweep(sim, { filter: (s) => s.aliases.length > 0 });
     assert.deepEqual(r.findings, []);
-    for (const op of spec.operations.values()) {
+    for (const op of api.operations.values()) {
       for (const p of op.params) {
         for (const alias of p.aliases) {
           for (const method of METHODS) {

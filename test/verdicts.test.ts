@@ -3,6 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { buildCatalogue } from '../src/gate/catalogue/index.ts';
+import { planRun } from '../src/gate/plan.ts';
+import type { ContractSummary } from '../src/gate/summary.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 import { REFUSALS } from '../src/simulator/answer.ts';
 import {
   coveringReadings,
@@ -14,10 +18,6 @@ import {
   refusalWord,
 } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { loadSpec } from '../src/spec/load.ts';
-import { buildCatalogue } from '../src/suite/catalogue/index.ts';
-import { planRun } from '../src/suite/plan.ts';
-import type { ContractSummary } from '../src/suite/reporter.ts';
 import { runCli } from './helpers.ts';
 
 // The gate's verdicts against readings of the API other than the reference simulator's: every legal one
@@ -184,7 +184,7 @@ describe('money, preflight and reports', () => {
       assert.equal(r.code, 0, r.console.slice(-2000));
       const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
       const s = sim.fixture.suite;
-      const planned = planRun(buildCatalogue(loadSpec()), {
+      const planned = planRun(buildCatalogue(loadApiModel()), {
         allowWrites: true,
         maxInvites: s.max_invites,
         canonicalOnly: false,

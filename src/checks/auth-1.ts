@@ -1,5 +1,6 @@
+import { bodyOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need } from './util.js';
+import { finding, need } from './util.js';
 
 /** AUTH-1: a missing, empty or wrong key never yields ok true, and the answer carries no account data. */
 export const auth1: Check = {
@@ -7,18 +8,18 @@ export const auth1: Check = {
   title: 'a missing, empty or wrong api_key is refused and reveals no account data',
   scope: 'refusal',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const body = bodyOf(ex);
     if (!body) return [];
     const out = [];
-    if (body.ok === true) out.push(finding(spec, 'AUTH-1', ex, '$.ok', 'not true for a bad api_key', body.ok));
+    if (body.ok === true) out.push(finding(api, 'AUTH-1', ex, '$.ok', 'not true for a bad api_key', body.ok));
     if ('saldo' in body)
-      out.push(finding(spec, 'AUTH-1', ex, '$.saldo', '(absent: no balance for a bad key)', body.saldo));
-    if ('detail' in body) out.push(finding(spec, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
+      out.push(finding(api, 'AUTH-1', ex, '$.saldo', '(absent: no balance for a bad key)', body.saldo));
+    if ('detail' in body) out.push(finding(api, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
     const data = body.data;
     const hasRecords = Array.isArray(data) ? data.length > 0 : data !== undefined && data !== null;
-    if (hasRecords) out.push(finding(spec, 'AUTH-1', ex, '$.data', '(absent or empty: no records)', data));
+    if (hasRecords) out.push(finding(api, 'AUTH-1', ex, '$.data', '(absent or empty: no records)', data));
     return out;
   },
 };

@@ -7,8 +7,8 @@ export const bal1: Check = {
   title: 'saldo-user answers ok true, status SUCCESS and an integer saldo',
   scope: 'response',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange } = need(this, ev, 'exchange');
-    return expectSuccess(spec, 'BAL-1', exchange);
+    return expectSuccess(api, 'BAL-1', exchange);
   },
 };

@@ -1,5 +1,6 @@
+import { bodyOf, saldoOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need, saldoOf } from './util.js';
+import { finding, need } from './util.js';
 
 /** BAL-2: a successful invite never raises the balance. */
 export const bal2: Check = {
@@ -7,18 +8,18 @@ export const bal2: Check = {
   title: 'a successful invite never raises the balance',
   scope: 'multi',
   needs: ['invite', 'saldoBefore', 'saldoAfter'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { invite, saldoBefore, saldoAfter } = need(this, ev, 'invite', 'saldoBefore', 'saldoAfter');
     if (bodyOf(invite)?.ok !== true) return [];
     const before = saldoOf(saldoBefore);
     const after = saldoOf(saldoAfter);
     if (before === undefined || after === undefined) {
       return [
-        finding(spec, 'BAL-2', saldoAfter, '$.saldo', 'a balance before and after the invite', `${before} / ${after}`),
+        finding(api, 'BAL-2', saldoAfter, '$.saldo', 'a balance before and after the invite', `${before} / ${after}`),
       ];
     }
     return after > before
-      ? [finding(spec, 'BAL-2', saldoAfter, '$.saldo', `<= ${before} (the balance before the invite)`, after)]
+      ? [finding(api, 'BAL-2', saldoAfter, '$.saldo', `<= ${before} (the balance before the invite)`, after)]
       : [];
   },
 };

@@ -1,4 +1,4 @@
-import { ajvErrorsToFindings } from '../spec/findings.js';
+import { ajvErrorsToFindings } from '../openapi/ajv-errors.js';
 import type { Check } from './types.js';
 import { finding, need, where } from './util.js';
 
@@ -8,12 +8,12 @@ export const env1: Check = {
   title: 'every response is a JSON object with boolean ok and string status',
   scope: 'response',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     if (ex.body === undefined) {
-      return [finding(spec, 'ENV-1', ex, '$', 'a JSON body', ex.bodyText.slice(0, 80) || '(empty body)')];
+      return [finding(api, 'ENV-1', ex, '$', 'a JSON body', ex.bodyText.slice(0, 80) || '(empty body)')];
     }
-    const at = where(spec, ex);
-    return ajvErrorsToFindings(spec.envelopeErrors(ex.body), 'ENV-1', ex, ex.body).map((f) => ({ ...f, ...at }));
+    const at = where(api, ex);
+    return ajvErrorsToFindings(api.envelopeErrors(ex.body), 'ENV-1', ex, ex.body).map((f) => ({ ...f, ...at }));
   },
 };

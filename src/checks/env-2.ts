@@ -8,8 +8,8 @@ export const env2: Check = {
   title: 'GET and POST with the same parameters give the same outcome',
   scope: 'multi',
   needs: ['pair'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { pair } = need(this, ev, 'pair');
-    return compareOutcomes(spec, 'ENV-2', pair[0], pair[1]);
+    return compareOutcomes(api, 'ENV-2', pair[0], pair[1]);
   },
 };

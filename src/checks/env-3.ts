@@ -8,8 +8,8 @@ export const env3: Check = {
   title: 'every alias gives the same outcome as its canonical name',
   scope: 'multi',
   needs: ['pair'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { pair } = need(this, ev, 'pair');
-    return compareOutcomes(spec, 'ENV-3', pair[0], pair[1]);
+    return compareOutcomes(api, 'ENV-3', pair[0], pair[1]);
   },
 };

@@ -1,5 +1,6 @@
+import { bodyOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need } from './util.js';
+import { finding, need } from './util.js';
 
 /** ENV-4: success is ok true with status SUCCESS; a refusal (also any HTTP error status) is ok false. */
 export const env4: Check = {
@@ -7,18 +8,18 @@ export const env4: Check = {
   title: 'success is ok true with status SUCCESS; a refusal has ok false',
   scope: 'response',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const body = bodyOf(ex);
     if (!body || typeof body.ok !== 'boolean') return [];
     if (body.ok && body.status !== 'SUCCESS') {
-      return [finding(spec, 'ENV-4', ex, '$.status', '"SUCCESS" when ok is true', body.status)];
+      return [finding(api, 'ENV-4', ex, '$.status', '"SUCCESS" when ok is true', body.status)];
     }
     if (!body.ok && body.status === 'SUCCESS') {
-      return [finding(spec, 'ENV-4', ex, '$.ok', 'true when status is SUCCESS', body.ok)];
+      return [finding(api, 'ENV-4', ex, '$.ok', 'true when status is SUCCESS', body.ok)];
     }
     if (body.ok && ex.httpStatus >= 400) {
-      return [finding(spec, 'ENV-4', ex, '$.ok', `false with HTTP ${ex.httpStatus}`, body.ok)];
+      return [finding(api, 'ENV-4', ex, '$.ok', `false with HTTP ${ex.httpStatus}`, body.ok)];
     }
     return [];
   },

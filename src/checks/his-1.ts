@@ -7,8 +7,8 @@ export const his1: Check = {
   title: 'history data is an array of well-formed records',
   scope: 'response',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange } = need(this, ev, 'exchange');
-    return expectSuccess(spec, 'HIS-1', exchange);
+    return expectSuccess(api, 'HIS-1', exchange);
   },
 };

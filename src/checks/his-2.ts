@@ -1,5 +1,6 @@
+import { records } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { finding, need, param, records } from './util.js';
+import { finding, need, param } from './util.js';
 
 /** HIS-2: limit=N returns at most N records. */
 export const his2: Check = {
@@ -7,12 +8,12 @@ export const his2: Check = {
   title: 'limit=N returns at most N records',
   scope: 'response',
   needs: ['exchange'],
-  applies: (ex, { spec }) => param(spec, ex, 'limit') !== undefined,
-  run(ev, { spec }) {
+  applies: (ex, { api }) => param(api, ex, 'limit') !== undefined,
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
-    const limit = Number(param(spec, ex, 'limit'));
+    const limit = Number(param(api, ex, 'limit'));
     const data = records(ex);
     if (!data || !Number.isInteger(limit) || data.length <= limit) return [];
-    return [finding(spec, 'HIS-2', ex, '$.data.length', `<= ${limit} (limit)`, data.length)];
+    return [finding(api, 'HIS-2', ex, '$.data.length', `<= ${limit} (limit)`, data.length)];
   },
 };

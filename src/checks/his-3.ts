@@ -1,5 +1,6 @@
+import { records } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { finding, need, param, records } from './util.js';
+import { finding, need, param } from './util.js';
 
 /** HIS-3: date, month and year filters return only records that match every given filter. */
 export const his3: Check = {
@@ -7,13 +8,13 @@ export const his3: Check = {
   title: 'date, month and year filters return only matching records',
   scope: 'response',
   needs: ['exchange'],
-  applies: (ex, { spec }) => ['date', 'month', 'year'].some((n) => param(spec, ex, n) !== undefined),
-  run(ev, { spec }) {
+  applies: (ex, { api }) => ['date', 'month', 'year'].some((n) => param(api, ex, n) !== undefined),
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const data = records(ex) ?? [];
-    const date = param(spec, ex, 'date');
-    const month = param(spec, ex, 'month');
-    const year = param(spec, ex, 'year');
+    const date = param(api, ex, 'date');
+    const month = param(api, ex, 'month');
+    const year = param(api, ex, 'year');
     const out = [];
     for (const [i, r] of data.entries()) {
       const d = String(r.date ?? '');
@@ -23,7 +24,7 @@ export const his3: Check = {
         year !== undefined && d.slice(0, 4) !== String(year) ? `year ${String(year)}` : '',
       ].filter(Boolean);
       if (wanted.length)
-        out.push(finding(spec, 'HIS-3', ex, `$.data[${i}].date`, `a date of ${wanted.join(', ')}`, r.date));
+        out.push(finding(api, 'HIS-3', ex, `$.data[${i}].date`, `a date of ${wanted.join(', ')}`, r.date));
     }
     return out;
   },

@@ -1,5 +1,6 @@
+import { records, to62 } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { finding, need, param, records, to62 } from './util.js';
+import { finding, need, param } from './util.js';
 
 /** Fields q is matched against; product fields are not documented, so they count only when present. */
 const SEARCHED = ['manager_number', 'member_number', 'trx_id', 'product', 'product_code', 'produk'];
@@ -10,10 +11,10 @@ export const his4: Check = {
   title: 'q=S returns only records that contain S',
   scope: 'response',
   needs: ['exchange'],
-  applies: (ex, { spec }) => param(spec, ex, 'q') !== undefined,
-  run(ev, { spec }) {
+  applies: (ex, { api }) => param(api, ex, 'q') !== undefined,
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
-    const q = param(spec, ex, 'q');
+    const q = param(api, ex, 'q');
     if (q === undefined) return [];
     // Case is not shown by the provider: an occurrence in any letter case counts.
     const s = String(q).toLowerCase();
@@ -25,7 +26,7 @@ export const his4: Check = {
         return v.toLowerCase().includes(s) || (k.endsWith('_number') && to62(v).includes(to62(s)));
       });
       if (!hit)
-        out.push(finding(spec, 'HIS-4', ex, `$.data[${i}]`, `a record containing ${JSON.stringify(s)}`, r.trx_id));
+        out.push(finding(api, 'HIS-4', ex, `$.data[${i}]`, `a record containing ${JSON.stringify(s)}`, r.trx_id));
     }
     return out;
   },

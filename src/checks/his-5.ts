@@ -1,6 +1,7 @@
+import { records } from '../openapi/exchange.js';
 import { historyComplete } from './outcome.js';
 import type { Check } from './types.js';
-import { finding, need, records } from './util.js';
+import { finding, need } from './util.js';
 
 /**
  * HIS-5: a filter taken from an existing record returns that record. Judged only on a complete answer
@@ -11,14 +12,14 @@ export const his5: Check = {
   title: 'a filter does not hide the record it matches',
   scope: 'multi',
   needs: ['exchange', 'expectedRecord'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex, expectedRecord } = need(this, ev, 'exchange', 'expectedRecord');
     const data = records(ex);
     if (data?.some((r) => r.trx_id === expectedRecord.trx_id)) return [];
-    if (data && historyComplete(spec, ex) !== true) return [];
+    if (data && historyComplete(api, ex) !== true) return [];
     return [
       finding(
-        spec,
+        api,
         'HIS-5',
         ex,
         '$.data',

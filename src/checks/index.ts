@@ -1,4 +1,4 @@
-import type { ClauseId } from '../spec/types.js';
+import type { ClauseId } from '../openapi/types.js';
 import { auth1 } from './auth-1.js';
 import { bal1 } from './bal-1.js';
 import { bal2 } from './bal-2.js';

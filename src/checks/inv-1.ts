@@ -1,5 +1,6 @@
+import { bodyOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, expectSuccess, finding, need, param } from './util.js';
+import { expectSuccess, finding, need, param } from './util.js';
 
 /** INV-1: a successful invite has the documented shape and echoes the request's trx_id. */
 export const inv1: Check = {
@@ -7,13 +8,13 @@ export const inv1: Check = {
   title: 'a successful invite has the documented result and echoes trx_id',
   scope: 'response',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
-    const out = expectSuccess(spec, 'INV-1', ex);
-    const requested = param(spec, ex, 'trx_id');
+    const out = expectSuccess(api, 'INV-1', ex);
+    const requested = param(api, ex, 'trx_id');
     const got = bodyOf(ex)?.trx_id;
     if (out.length === 0 && requested !== undefined && got !== requested) {
-      out.push(finding(spec, 'INV-1', ex, '$.trx_id', JSON.stringify(requested), got));
+      out.push(finding(api, 'INV-1', ex, '$.trx_id', JSON.stringify(requested), got));
     }
     return out;
   },

@@ -1,5 +1,6 @@
+import { bodyOf, to62 } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need, param, to62 } from './util.js';
+import { finding, need, param } from './util.js';
 
 /** INV-2: detail.member is the requested msisdn in 62-form. */
 export const inv2: Check = {
@@ -7,14 +8,14 @@ export const inv2: Check = {
   title: 'detail.member is the requested msisdn in 62-form',
   scope: 'response',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const body = bodyOf(ex);
     if (body?.ok !== true) return [];
-    const msisdn = param(spec, ex, 'msisdn');
+    const msisdn = param(api, ex, 'msisdn');
     if (msisdn === undefined) return [];
     const member = (body.detail as Record<string, unknown> | undefined)?.member;
     const want = to62(msisdn);
-    return member === want ? [] : [finding(spec, 'INV-2', ex, '$.detail.member', JSON.stringify(want), member)];
+    return member === want ? [] : [finding(api, 'INV-2', ex, '$.detail.member', JSON.stringify(want), member)];
   },
 };

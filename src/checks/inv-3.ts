@@ -1,5 +1,6 @@
+import { bodyOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need } from './util.js';
+import { finding, need } from './util.js';
 
 /** INV-3: a bad msisdn is refused with ok false. */
 export const inv3: Check = {
@@ -7,9 +8,9 @@ export const inv3: Check = {
   title: 'an msisdn not beginning with 08 or 62, or not all digits, is refused',
   scope: 'refusal',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const ok = bodyOf(ex)?.ok;
-    return ok === false ? [] : [finding(spec, 'INV-3', ex, '$.ok', 'false (refused)', ok)];
+    return ok === false ? [] : [finding(api, 'INV-3', ex, '$.ok', 'false (refused)', ok)];
   },
 };

@@ -1,5 +1,6 @@
+import { bodyOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need } from './util.js';
+import { finding, need } from './util.js';
 
 /** INV-4: a request missing a required parameter, or with a kind other than akrab or circle, is refused with ok false. */
 export const inv4: Check = {
@@ -7,9 +8,9 @@ export const inv4: Check = {
   title: 'a request missing trx_id, product_code or msisdn, or with a bad kind, is refused',
   scope: 'refusal',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const ok = bodyOf(ex)?.ok;
-    return ok === false ? [] : [finding(spec, 'INV-4', ex, '$.ok', 'false (refused)', ok)];
+    return ok === false ? [] : [finding(api, 'INV-4', ex, '$.ok', 'false (refused)', ok)];
   },
 };

@@ -1,5 +1,6 @@
+import { records, saldoOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { finding, need, param, records, saldoOf } from './util.js';
+import { finding, need, param } from './util.js';
 
 /** INV-5: a used trx_id never creates a second transaction: one history record at most, one charge at most. */
 export const inv5: Check = {
@@ -7,7 +8,7 @@ export const inv5: Check = {
   title: 'a repeated trx_id creates no second transaction and no second charge',
   scope: 'multi',
   needs: ['invite', 'repeats', 'history', 'saldoBefore', 'saldoAfter'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { invite, history, saldoBefore, saldoAfter } = need(
       this,
       ev,
@@ -17,13 +18,13 @@ export const inv5: Check = {
       'saldoBefore',
       'saldoAfter',
     );
-    const trxId = param(spec, invite, 'trx_id');
+    const trxId = param(api, invite, 'trx_id');
     const out = [];
     const carrying = (records(history) ?? []).filter((r) => r.trx_id === trxId);
     if (carrying.length > 1) {
       out.push(
         finding(
-          spec,
+          api,
           'INV-5',
           history,
           '$.data',
@@ -39,7 +40,7 @@ export const inv5: Check = {
     if (before !== undefined && after !== undefined && single !== undefined && before - after > single) {
       out.push(
         finding(
-          spec,
+          api,
           'INV-5',
           saldoAfter,
           '$.saldo',

@@ -1,5 +1,6 @@
+import { bodyOf, records, to62 } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need, param, records, to62 } from './util.js';
+import { finding, need, param } from './util.js';
 
 /** INV-6: a successful invite is found by cek-trx-id (SUCCESS) and by history q=<trx_id>, with its numbers. */
 export const inv6: Check = {
@@ -7,11 +8,11 @@ export const inv6: Check = {
   title: 'a successful invite can be seen in cek-trx-id and history',
   scope: 'multi',
   needs: ['invite', 'lookup', 'history'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { invite, lookup, history } = need(this, ev, 'invite', 'lookup', 'history');
     const inv = bodyOf(invite);
     if (inv?.ok !== true) return [];
-    const trxId = param(spec, invite, 'trx_id');
+    const trxId = param(api, invite, 'trx_id');
     const detail = (inv.detail ?? {}) as Record<string, unknown>;
     const out = [];
     const lk = bodyOf(lookup);
@@ -19,7 +20,7 @@ export const inv6: Check = {
     if (lk?.ok !== true || data.trx_id !== trxId || data.status !== 'SUCCESS') {
       out.push(
         finding(
-          spec,
+          api,
           'INV-6',
           lookup,
           '$.data',
@@ -30,7 +31,7 @@ export const inv6: Check = {
     }
     const rec = (records(history) ?? []).find((r) => r.trx_id === trxId);
     if (!rec) {
-      out.push(finding(spec, 'INV-6', history, '$.data', `a record with trx_id ${String(trxId)}`, '(none)'));
+      out.push(finding(api, 'INV-6', history, '$.data', `a record with trx_id ${String(trxId)}`, '(none)'));
     } else {
       for (const [field, want] of [
         ['manager_number', detail.manager],
@@ -38,7 +39,7 @@ export const inv6: Check = {
       ] as const) {
         if (to62(rec[field]) !== to62(want)) {
           out.push(
-            finding(spec, 'INV-6', history, `$.data[].${field}`, `${String(want)} (detail of the invite)`, rec[field]),
+            finding(api, 'INV-6', history, `$.data[].${field}`, `${String(want)} (detail of the invite)`, rec[field]),
           );
         }
       }

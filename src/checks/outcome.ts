@@ -1,7 +1,8 @@
-import { show } from '../spec/jsonpath.js';
-import type { Spec } from '../spec/load.js';
-import type { ClauseId, Exchange, Finding } from '../spec/types.js';
-import { type Body, bodyOf, finding, param, records, to62 } from './util.js';
+import { type Body, bodyOf, records, to62 } from '../openapi/exchange.js';
+import type { ApiModel } from '../openapi/load.js';
+import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
+import { show } from '../shared/jsonpath.js';
+import { finding, param } from './util.js';
 
 /** The documented fields of a history record, numbers in 62-form: what two answers are compared on. */
 function recordKey(r: Body): string {
@@ -12,9 +13,9 @@ function recordKey(r: Body): string {
  * Whether a history answer holds every record its query matches: fewer records than the limit it asked for.
  * Undefined when that cannot be known (no explicit limit, or no records array).
  */
-export function historyComplete(spec: Spec, ex: Exchange): boolean | undefined {
+export function historyComplete(api: ApiModel, ex: Exchange): boolean | undefined {
   const data = records(ex);
-  const limit = Number(param(spec, ex, 'limit'));
+  const limit = Number(param(api, ex, 'limit'));
   if (!data || !Number.isInteger(limit) || limit < 1) return undefined;
   return data.length < limit;
 }
@@ -42,19 +43,19 @@ function missing(a: string[], b: string[]): string[] {
  * - cek-trx-id: `data.trx_id` and `data.status`. saldo-user: `saldo` by presence and type (a balance moves).
  * `message` may differ; fields the document does not name are drift, never compared.
  */
-export function compareOutcomes(spec: Spec, clause: ClauseId, a: Exchange, b: Exchange): Finding[] {
+export function compareOutcomes(api: ApiModel, clause: ClauseId, a: Exchange, b: Exchange): Finding[] {
   const ba = bodyOf(a);
   const bb = bodyOf(b);
   const label = `${a.method} ${paramNames(a)} vs ${b.method} ${paramNames(b)}`;
   if (!ba || !bb) {
     if (!ba && !bb) return [];
     return [
-      finding(spec, clause, b, '$', `a JSON object as for ${label.split(' vs ')[0]}`, bb ? '(JSON)' : '(not JSON)'),
+      finding(api, clause, b, '$', `a JSON object as for ${label.split(' vs ')[0]}`, bb ? '(JSON)' : '(not JSON)'),
     ];
   }
   const out: Finding[] = [];
   const diff = (path: string, x: unknown, y: unknown, ex: Exchange = b): void => {
-    out.push(finding(spec, clause, ex, path, show(x), y, `${path} differs (${label}): ${show(x)} vs ${show(y)}`));
+    out.push(finding(api, clause, ex, path, show(x), y, `${path} differs (${label}): ${show(x)} vs ${show(y)}`));
   };
   if (ba.ok !== bb.ok) diff('$.ok', ba.ok, bb.ok);
   if (ba.status !== bb.status) diff('$.status', ba.status, bb.status);
@@ -63,9 +64,9 @@ export function compareOutcomes(spec: Spec, clause: ClauseId, a: Exchange, b: Ex
     case 'invite-member': {
       for (const ex of [a, b]) {
         const body = ex === a ? ba : bb;
-        const sent = param(spec, ex, 'trx_id');
+        const sent = param(api, ex, 'trx_id');
         if (body.trx_id !== sent)
-          out.push(finding(spec, clause, ex, '$.trx_id', `${show(sent)} (its own request's trx_id)`, body.trx_id));
+          out.push(finding(api, clause, ex, '$.trx_id', `${show(sent)} (its own request's trx_id)`, body.trx_id));
       }
       const ma = (ba.detail as Body | undefined)?.member;
       const mb = (bb.detail as Body | undefined)?.member;
@@ -73,8 +74,8 @@ export function compareOutcomes(spec: Spec, clause: ClauseId, a: Exchange, b: Ex
       break;
     }
     case 'history-transaksi': {
-      const ca = historyComplete(spec, a);
-      const cb = historyComplete(spec, b);
+      const ca = historyComplete(api, a);
+      const cb = historyComplete(api, b);
       const ka = (records(a) ?? []).map(recordKey);
       const kb = (records(b) ?? []).map(recordKey);
       if (ca === true && cb === true) {

@@ -1,5 +1,6 @@
+import { bodyOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, expectSuccess, finding, need, param } from './util.js';
+import { expectSuccess, finding, need, param } from './util.js';
 
 /** TRX-1: an existing transaction: ok true, data.trx_id equals the requested ID, data.status a string. */
 export const trx1: Check = {
@@ -7,13 +8,13 @@ export const trx1: Check = {
   title: 'an existing transaction is found with its own trx_id and a status',
   scope: 'response',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
-    const out = expectSuccess(spec, 'TRX-1', ex);
-    const requested = param(spec, ex, 'trx_id');
+    const out = expectSuccess(api, 'TRX-1', ex);
+    const requested = param(api, ex, 'trx_id');
     const data = bodyOf(ex)?.data as Record<string, unknown> | undefined;
     if (out.length === 0 && requested !== undefined && data?.trx_id !== requested) {
-      out.push(finding(spec, 'TRX-1', ex, '$.data.trx_id', JSON.stringify(requested), data?.trx_id));
+      out.push(finding(api, 'TRX-1', ex, '$.data.trx_id', JSON.stringify(requested), data?.trx_id));
     }
     return out;
   },

@@ -1,5 +1,6 @@
+import { bodyOf } from '../openapi/exchange.js';
 import type { Check } from './types.js';
-import { bodyOf, finding, need } from './util.js';
+import { finding, need } from './util.js';
 
 /** TRX-2: an ID that does not exist never answers ok true with a data record. */
 export const trx2: Check = {
@@ -7,13 +8,13 @@ export const trx2: Check = {
   title: 'an unknown transaction ID is never found',
   scope: 'refusal',
   needs: ['exchange'],
-  run(ev, { spec }) {
+  run(ev, { api }) {
     const { exchange: ex } = need(this, ev, 'exchange');
     const body = bodyOf(ex);
     if (body?.ok === true && body.data !== undefined && body.data !== null) {
       return [
         finding(
-          spec,
+          api,
           'TRX-2',
           ex,
           '$',

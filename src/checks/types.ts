@@ -1,5 +1,5 @@
-import type { Spec } from '../spec/load.js';
-import type { ClauseId, Exchange, Finding } from '../spec/types.js';
+import type { ApiModel } from '../openapi/load.js';
+import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 
 /**
  * What a check reads. Each check names the fields it needs (`Check.needs`) and throws when one is absent:
@@ -33,7 +33,7 @@ export interface Evidence {
 export type EvidenceField = keyof Evidence;
 
 export interface CheckContext {
-  spec: Spec;
+  api: ApiModel;
 }
 
 /**

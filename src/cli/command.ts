@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { UsageError } from '../config.js';
 import { redact } from '../redact.js';
+import { UsageError } from '../shared/config-file.js';
 
 /** Exit codes of every command. */
 export const EXIT = { OK: 0, VIOLATED: 1, USAGE: 2 } as const;

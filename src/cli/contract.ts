@@ -3,17 +3,18 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../config.js';
+import { buildCatalogue } from '../gate/catalogue/index.js';
+import { type ContractConfig, resolveContractConfig } from '../gate/config.js';
+import { configEnv } from '../gate/handover.js';
+import { httpSend } from '../gate/in-process-runner.js';
+import { planRun } from '../gate/plan.js';
+import { preflight } from '../gate/preflight.js';
+import type { ContractSummary } from '../gate/summary.js';
+import { loadApiModel } from '../openapi/load.js';
 import { redact, registerSecret } from '../redact.js';
+import { UsageError } from '../shared/config-file.js';
 import { TokenBucket } from '../shared/token-bucket.js';
-import { loadSpec } from '../spec/load.js';
-import { buildCatalogue } from '../suite/catalogue/index.js';
-import { type ContractConfig, resolveContractConfig } from '../suite/config.js';
-import { configEnv } from '../suite/handover.js';
-import { httpSend } from '../suite/in-process.js';
-import { planRun } from '../suite/plan.js';
-import { preflight } from '../suite/preflight.js';
-import type { ContractSummary } from '../suite/reporter.js';
+import { checkEmbeddedOptions } from '../simulator/embedded.js';
 import { type Command, EXIT, type Io, strFlag } from './command.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -117,12 +118,8 @@ unreachable target.`,
       simulatorLegal: flag('simulator-legal'),
     });
     registerSecret(cfg.apiKey);
-    const plan = planRun(buildCatalogue(loadSpec()), {
-      allowWrites: cfg.allowWrites,
-      maxInvites: cfg.maxInvites,
-      canonicalOnly: cfg.canonicalOnly,
-      ...(cfg.grep ? { grep: cfg.grep } : {}),
-    });
+    if (!cfg.baseUrl) checkEmbeddedOptions(cfg.simulator);
+    const plan = planRun(buildCatalogue(loadApiModel()), { ...cfg, maxInvites: cfg.maxInvites ?? 0 });
     if (plan.entries.length === 0) throw new UsageError(`--grep '${cfg.grep}' matches no scenario`);
     if (cfg.baseUrl) {
       const policy = {

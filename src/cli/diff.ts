@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { readYamlFile, UsageError } from '../config.js';
 import { diffDocuments } from '../docs/diff.js';
+import { readYamlFile, UsageError } from '../shared/config-file.js';
 import { type Command, EXIT } from './command.js';
 
 function readDoc(path: string): OpenAPIV3_1.Document {

@@ -1,8 +1,8 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../config.js';
 import { buildDocs } from '../docs/build.js';
-import { loadSpec } from '../spec/load.js';
+import { loadApiModel } from '../openapi/load.js';
+import { UsageError } from '../shared/config-file.js';
 import { type Command, EXIT, strFlag } from './command.js';
 
 export const docs: Command = {
@@ -26,7 +26,7 @@ document gives the same bytes.
         `--out ${out}: cannot write there (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
       );
     }
-    const r = buildDocs(loadSpec(), out);
+    const r = buildDocs(loadApiModel(), out);
     io.out(`h2h docs: wrote ${r.html} and ${r.markdown}`);
     return EXIT.OK;
   },

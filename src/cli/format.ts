@@ -1,4 +1,4 @@
-import type { Drift, Finding } from '../spec/types.js';
+import type { Drift, Finding } from '../openapi/types.js';
 
 /** Findings and drift as readable lines (the caller's Io redacts them). */
 export function formatFindings(findings: readonly Finding[], drift: readonly Drift[], header: string): string {

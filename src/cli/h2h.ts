@@ -1,5 +1,5 @@
-import { UsageError } from '../config.js';
-import { SpecError } from '../spec/load.js';
+import { DocumentError } from '../openapi/load.js';
+import { UsageError } from '../shared/config-file.js';
 import { type Command, EXIT, parse, stdio } from './command.js';
 import { contract } from './contract.js';
 import { diff } from './diff.js';
@@ -38,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await cmd.run(values, positionals, stdio);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof SpecError) {
+    if (err instanceof UsageError || err instanceof DocumentError) {
       stdio.err(`h2h${cmd ? ` ${cmd.name}` : ''}: ${err.message}`);
       return EXIT.USAGE;
     }

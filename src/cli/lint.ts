@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { readYamlFile, UsageError } from '../config.js';
 import { offRulesExplained } from '../docs/config-rules.js';
 import { ROOT, redocly } from '../docs/redocly.js';
 import { type LintProblem, lintDocument } from '../docs/rules.js';
-import { DEFAULT_SPEC_PATH } from '../spec/load.js';
+import { DEFAULT_DOCUMENT_PATH } from '../openapi/load.js';
+import { readYamlFile, UsageError } from '../shared/config-file.js';
 import { type Command, EXIT } from './command.js';
 
 export const lint: Command = {
@@ -20,7 +20,7 @@ FILE defaults to openapi.yaml. Exit: 0 clean, 1 a rule broke (each printed with 
   options: {},
   positionals: [0, 1],
   async run(_values, [file], io) {
-    const path = resolve(file ?? DEFAULT_SPEC_PATH);
+    const path = resolve(file ?? DEFAULT_DOCUMENT_PATH);
     if (!existsSync(path)) throw new UsageError(`${path}: no such file`);
     const problems: LintProblem[] = [];
     const r = redocly(['lint', path, '--config', join(ROOT, 'redocly.yaml'), '--format', 'stylish']);

@@ -1,4 +1,4 @@
-import { UsageError } from '../config.js';
+import { UsageError } from '../shared/config-file.js';
 import { FAULTS, isFaultName } from '../simulator/faults.js';
 import { loadFixture } from '../simulator/fixtures.js';
 import { describeReading, KNOB_NAMES, KNOBS, PROFILES, parseReading, readingFromFile } from '../simulator/legal.js';

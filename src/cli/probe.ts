@@ -1,9 +1,9 @@
+import { loadApiModel } from '../openapi/load.js';
 import { type ProbeConfig, resolveProbeConfig } from '../probe/config.js';
 import { makeLogger, Probe } from '../probe/probe.js';
 import { startProbeServer } from '../probe/server.js';
 import { redactValue, registerSecret } from '../redact.js';
 import { startSimulator } from '../simulator/server.js';
-import { loadSpec } from '../spec/load.js';
 import { type Command, EXIT, type Io, strFlag } from './command.js';
 
 export const probe: Command = {
@@ -61,7 +61,7 @@ H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let checks in flight e
       io.err(`h2h probe: no target given: probing the embedded simulator at ${sim.url}`);
     }
     for (const t of cfg.targets) registerSecret(t.apiKey);
-    const p = new Probe(loadSpec(), cfg, makeLogger(cfg.logFormat, io.err));
+    const p = new Probe(loadApiModel(), cfg, makeLogger(cfg.logFormat, io.err));
     try {
       if (values.once) return await once(p, cfg, values.json === true, io);
       return await serve(p, cfg, io);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { checkResponse, responseClauses } from '../checks/run.js';
-import { UsageError } from '../config.js';
+import { checkResponse, responseClauses } from '../checks/judge.js';
+import { loadApiModel } from '../openapi/load.js';
+import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../openapi/types.js';
 import { redactValue } from '../redact.js';
-import { loadSpec } from '../spec/load.js';
-import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../spec/types.js';
+import { UsageError } from '../shared/config-file.js';
 import { type Command, EXIT } from './command.js';
 import { formatFindings } from './format.js';
 
@@ -64,7 +64,7 @@ Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or 
   positionals: [2, 2],
   async run(values, [endpoint = '', file = ''], io) {
     if (!isEndpoint(endpoint)) throw new UsageError(`unknown endpoint '${endpoint}'; one of: ${ENDPOINTS.join(', ')}`);
-    const spec = loadSpec();
+    const api = loadApiModel();
     const cap = readCapture(file);
     const exchange: Exchange = {
       endpoint,
@@ -77,20 +77,20 @@ Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or 
       body: cap.response.body,
       durationMs: 0,
     };
-    const findings = checkResponse(spec, exchange);
+    const findings = checkResponse(api, exchange);
     const known = values['known-status'] as string[] | undefined;
-    const drift = spec.drift(endpoint, cap.response.body, known ? { knownStatuses: known } : {});
+    const drift = api.drift(endpoint, cap.response.body, known ? { knownStatuses: known } : {});
     const failed = findings.length > 0 || (values.strict === true && drift.length > 0);
     if (values.json) {
       io.out(
         JSON.stringify(
-          redactValue({ endpoint, clauses: responseClauses(spec, endpoint), findings, drift, failed }),
+          redactValue({ endpoint, clauses: responseClauses(api, endpoint), findings, drift, failed }),
           null,
           2,
         ),
       );
     } else {
-      io.out(formatFindings(findings, drift, `${endpoint}: checked ${responseClauses(spec, endpoint).join(', ')}`));
+      io.out(formatFindings(findings, drift, `${endpoint}: checked ${responseClauses(api, endpoint).join(', ')}`));
     }
     return failed ? EXIT.VIOLATED : EXIT.OK;
   },

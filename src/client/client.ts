@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { Endpoint, Exchange, Method, Params } from '../spec/types.js';
+import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { reasonOfCode, type TransportReason } from './transport.js';
 
 export type { TransportReason } from './transport.js';

@@ -34,3 +34,13 @@ export function reasonOfMessage(message: string): TransportReason {
   if (/certificate|SSL|TLS|self.signed|UNABLE_TO_VERIFY/i.test(message)) return 'tls';
   return 'reset';
 }
+
+/** No HTTP answer came: thrown by the gate's senders, with its reason in the one vocabulary. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly reason: TransportReason,
+  ) {
+    super(message);
+  }
+}

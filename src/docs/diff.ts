@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { derefIn } from '../spec/raw.js';
+import { derefIn } from '../openapi/deref.js';
 
 /** One change between two versions of the document, as client developers see it. */
 export interface Change {

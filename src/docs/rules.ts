@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { Spec, SpecError } from '../spec/load.js';
-import { derefIn } from '../spec/raw.js';
-import { CLAUSE_IDS, METHODS } from '../spec/types.js';
+import { derefIn } from '../openapi/deref.js';
+import { ApiModel, DocumentError } from '../openapi/load.js';
+import { CLAUSE_IDS, METHODS } from '../openapi/types.js';
 
 /** One broken rule of the document, with where it broke. */
 export interface LintProblem {
@@ -23,16 +23,16 @@ function ext<T>(obj: object, key: string): T | undefined {
 export function lintDocument(doc: OpenAPIV3_1.Document, source = 'openapi.yaml'): LintProblem[] {
   const deref = <T>(v: unknown): T => (derefIn<T>(doc, v) ?? {}) as T;
   const raw = [...bothMethods(doc, deref), ...uniqueAliases(doc, deref), ...clausesAttached(doc)];
-  let spec: Spec;
+  let api: ApiModel;
   try {
-    spec = new Spec(doc, source);
+    api = new ApiModel(doc, source);
   } catch (err) {
-    if (!(err instanceof SpecError)) throw err;
+    if (!(err instanceof DocumentError)) throw err;
     return raw.length
       ? raw
       : [{ rule: 'both-methods', at: source, message: `the document cannot be loaded: ${err.message}` }];
   }
-  return [...raw, ...examplesValid(spec)];
+  return [...raw, ...examplesValid(api)];
 }
 
 type Deref = <T>(v: unknown) => T;
@@ -134,11 +134,11 @@ function clausesAttached(doc: OpenAPIV3_1.Document): LintProblem[] {
 }
 
 /** Every example (parameter, request body, response, schema) validates against its own schema. */
-function examplesValid(spec: Spec): LintProblem[] {
+function examplesValid(api: ApiModel): LintProblem[] {
   const out: LintProblem[] = [];
   const check = (at: string, schema: Schema | OpenAPIV3_1.ReferenceObject | undefined, value: unknown): void => {
     if (!schema) return;
-    const errors = spec.inlineErrors(schema, value);
+    const errors = api.inlineErrors(schema, value);
     if (errors.length)
       out.push({ rule: 'examples-valid', at, message: `example does not validate: ${errors.join('; ')}` });
   };
@@ -146,29 +146,29 @@ function examplesValid(spec: Spec): LintProblem[] {
     if (!m) return;
     if (m.example !== undefined) check(at, m.schema, m.example);
     for (const [name, ex] of Object.entries(m.examples ?? {}))
-      check(`${at} examples.${name}`, m.schema, spec.deref<OpenAPIV3_1.ExampleObject>(ex).value);
+      check(`${at} examples.${name}`, m.schema, api.deref<OpenAPIV3_1.ExampleObject>(ex).value);
   };
-  for (const [path, item] of Object.entries(spec.doc.paths ?? {})) {
+  for (const [path, item] of Object.entries(api.doc.paths ?? {})) {
     for (const method of ['get', 'post'] as const) {
       const op = item?.[method];
       if (!op) continue;
       const at = `${path} ${method.toUpperCase()}`;
       for (const p of op.parameters ?? []) {
-        const param = spec.deref<OpenAPIV3_1.ParameterObject>(p);
+        const param = api.deref<OpenAPIV3_1.ParameterObject>(p);
         if (param.example !== undefined)
-          check(`${at} parameter ${param.name}`, param.schema, coerceQuery(spec, param.schema, param.example));
+          check(`${at} parameter ${param.name}`, param.schema, coerceQuery(api, param.schema, param.example));
       }
       if (op.requestBody)
         media(
           `${at} requestBody`,
-          spec.deref<OpenAPIV3_1.RequestBodyObject>(op.requestBody).content['application/json'],
+          api.deref<OpenAPIV3_1.RequestBodyObject>(op.requestBody).content['application/json'],
         );
       for (const [code, r] of Object.entries(op.responses ?? {})) {
-        media(`${at} response ${code}`, spec.deref<OpenAPIV3_1.ResponseObject>(r).content?.['application/json']);
+        media(`${at} response ${code}`, api.deref<OpenAPIV3_1.ResponseObject>(r).content?.['application/json']);
       }
     }
   }
-  for (const [name, schema] of Object.entries(spec.doc.components?.schemas ?? {})) {
+  for (const [name, schema] of Object.entries(api.doc.components?.schemas ?? {})) {
     for (const [i, ex] of (schema.examples ?? []).entries())
       check(`components.schemas.${name} examples[${i}]`, schema, ex);
   }
@@ -176,7 +176,7 @@ function examplesValid(spec: Spec): LintProblem[] {
 }
 
 /** A query parameter's example is text on the wire; integers are compared as numbers. */
-function coerceQuery(spec: Spec, schema: Schema | OpenAPIV3_1.ReferenceObject | undefined, value: unknown): unknown {
+function coerceQuery(api: ApiModel, schema: Schema | OpenAPIV3_1.ReferenceObject | undefined, value: unknown): unknown {
   if (!schema) return value;
-  return spec.deref<Schema>(schema).type === 'integer' && typeof value === 'string' ? Number(value) : value;
+  return api.deref<Schema>(schema).type === 'integer' && typeof value === 'string' ? Number(value) : value;
 }

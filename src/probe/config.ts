@@ -1,6 +1,6 @@
 import cron from 'node-cron';
-import { checkConfig, readSecretFile, readYamlFile, UsageError } from '../config.js';
-import { parseDuration } from '../suite/config.js';
+import { parseDuration } from '../gate/config.js';
+import { checkConfig, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
 export interface ProbeTarget {

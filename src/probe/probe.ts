@@ -1,10 +1,10 @@
 import cron, { type ScheduledTask } from 'node-cron';
+import type { ApiModel } from '../openapi/load.js';
+import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
-import type { Spec } from '../spec/load.js';
-import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../spec/types.js';
-import { type CheckResult, runCheck } from './check.js';
 import type { ProbeConfig, ProbeTarget } from './config.js';
 import { ProbeMetrics } from './metrics.js';
+import { type CheckResult, runCheck } from './probe-endpoint.js';
 
 export type LogLine = (fields: Record<string, unknown>) => void;
 
@@ -70,7 +70,7 @@ export class Probe {
   cycles = 0;
 
   constructor(
-    private readonly spec: Spec,
+    private readonly api: ApiModel,
     private readonly cfg: ProbeConfig,
     private readonly log: LogLine = makeLogger(cfg.logFormat),
   ) {
@@ -126,7 +126,7 @@ export class Probe {
     endpoint: ReadOnlyEndpoint,
     opts: Parameters<typeof runCheck>[3],
   ): Promise<CheckResult> {
-    const res = await runCheck(this.spec, t, endpoint, opts);
+    const res = await runCheck(this.api, t, endpoint, opts);
     this.metrics.record(res);
     this.setStatus(t.name, endpoint, {
       success: res.success,

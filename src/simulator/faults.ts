@@ -1,4 +1,4 @@
-import type { ClauseId, Endpoint, Method, Params } from '../spec/types.js';
+import type { ClauseId, Endpoint, Method, Params } from '../openapi/types.js';
 
 /** What an answer rewrite sees besides the body: the request, its aliases folded into canonical names. */
 export interface RewriteContext {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { checkConfig, readYamlFile, UsageError } from '../config.js';
+import { checkConfig, readYamlFile, UsageError } from '../shared/config-file.js';
 
 export const DEFAULT_FIXTURES = fileURLToPath(new URL('./fixtures.yaml', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readYamlFile, UsageError } from '../config.js';
+import type { Endpoint } from '../openapi/types.js';
+import { readYamlFile, UsageError } from '../shared/config-file.js';
 import { parseRate } from '../shared/token-bucket.js';
-import type { Endpoint } from '../spec/types.js';
 import type { Answer } from './answer.js';
 
 /**

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { Params } from '../spec/types.js';
+import type { Params } from '../openapi/types.js';
 import { type Answer, refuse } from './answer.js';
 
 /** Largest request body read, in bytes; a longer one is refused with BODY_TOO_LARGE. */

@@ -1,4 +1,4 @@
-import type { Params } from '../spec/types.js';
+import type { Params } from '../openapi/types.js';
 
 export interface LogEntry {
   seq: number;

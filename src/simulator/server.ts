@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { type ApiModel, loadApiModel } from '../openapi/load.js';
+import { isEndpoint } from '../openapi/types.js';
 import { redactValue } from '../redact.js';
 import { TokenBucket } from '../shared/token-bucket.js';
-import { loadSpec, type Spec } from '../spec/load.js';
-import { isEndpoint } from '../spec/types.js';
 import { ADMIN, adminAnswer } from './admin.js';
 import { type Answer, refuse } from './answer.js';
 import { type FaultSetting, faultNamed } from './faults.js';
@@ -31,7 +31,7 @@ export interface SimulatorOptions {
   latencyMs?: number;
   /** The reading of what the provider leaves open (legal.ts). @defaultValue the reference reading */
   reading?: Reading;
-  spec?: Spec;
+  api?: ApiModel;
 }
 
 export interface Simulator {
@@ -49,10 +49,10 @@ export interface Simulator {
 
 /** Starts the reference simulator; resolves when it listens. */
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
-  const spec = opts.spec ?? loadSpec();
+  const api = opts.api ?? loadApiModel();
   const fixture = opts.fixture ?? loadFixture();
   const reading = opts.reading ?? REFERENCE;
-  const state = new SimState(spec, fixture, opts.apiKey, reading);
+  const state = new SimState(api, fixture, opts.apiKey, reading);
   state.fault = opts.fault ?? null;
   const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
   const log = new RequestLog();

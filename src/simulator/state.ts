@@ -1,5 +1,5 @@
-import type { Spec } from '../spec/load.js';
-import type { Endpoint, Params } from '../spec/types.js';
+import type { ApiModel } from '../openapi/load.js';
+import type { Endpoint, Params } from '../openapi/types.js';
 import { type Answer, invalidStatus, refuse } from './answer.js';
 import { type FaultName, type FaultSetting, faultNamed } from './faults.js';
 import type { Fixture } from './fixtures.js';
@@ -66,7 +66,7 @@ export class SimState {
   private seq = 0;
 
   constructor(
-    private readonly spec: Spec,
+    private readonly api: ApiModel,
     fixture: Fixture,
     demoKey?: string,
     readonly reading: Reading = REFERENCE,
@@ -106,7 +106,7 @@ export class SimState {
 
   handle(endpoint: Endpoint, raw: Params): Handled {
     const rewrite = this.fault ? faultNamed(this.fault.name).request : undefined;
-    const folded = this.spec.foldRequest(endpoint, rewrite ? rewrite(raw, endpoint) : raw);
+    const folded = this.api.foldRequest(endpoint, rewrite ? rewrite(raw, endpoint) : raw);
     const p = folded.params;
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
     const problems = folded.problems.filter(

@@ -1,0 +1,70 @@
+import type { ApiModel } from '../../openapi/load.js';
+import type { ClauseId, Endpoint, Exchange, Method, Params } from '../../openapi/types.js';
+import type { InviteIntent } from '../invite-ledger.js';
+import type { ScenarioContext } from '../scenario.js';
+
+/** The clauses judged on an ordinary successful answer of an endpoint. */
+export const SUCCESS_CLAUSES: Record<Endpoint, ClauseId[]> = {
+  'saldo-user': ['BAL-1'],
+  'history-transaksi': ['HIS-1'],
+  'cek-trx-id': ['TRX-1'],
+  'invite-member': ['INV-1', 'INV-2'],
+};
+
+/** Every name of a canonical parameter of an endpoint: the canonical one first, then its aliases. */
+export function namesOf(api: ApiModel, endpoint: Endpoint, canonical: string): string[] {
+  return [canonical, ...(api.operation(endpoint).params.find((p) => p.name === canonical)?.aliases ?? [])];
+}
+
+/**
+ * The intent of an ordinary invite of a scenario: in the `write` form a conformant API carries it out; in the
+ * `safe` form it reuses a transaction ID, so it must be refused as a repeat (INV-5).
+ */
+export function ordinaryIntent(ctx: ScenarioContext, clause: ClauseId): InviteIntent {
+  return ctx.form === 'write' ? { expect: 'success', clause } : { expect: 'refusal', clause: 'INV-5' };
+}
+
+/** Sends a scenario's request: an invite through the ledger with its intent, anything else as a read. */
+export function sendAs(
+  ctx: ScenarioContext,
+  endpoint: Endpoint,
+  method: Method,
+  params: Params,
+  intent: InviteIntent,
+): Promise<Exchange> {
+  return endpoint === 'invite-member' ? ctx.invite(method, params, intent) : ctx.send(endpoint, method, params);
+}
+
+/** Whether a history answer holds every record of its query: fewer records than its limit. */
+function complete(ex: Exchange, limit: unknown): boolean {
+  const data = (ex.body as { ok?: unknown; data?: unknown } | undefined)?.data;
+  return !Array.isArray(data) || data.length < Number(limit);
+}
+
+/**
+ * Sends two history requests that must give the same records, and narrows both (a q the record holds) until
+ * at least one answer is complete, so two correct answers are never two different pages of a longer result.
+ * A narrowing is skipped when a request already names that parameter under any name.
+ */
+export async function comparablePair(
+  ctx: ScenarioContext,
+  api: ApiModel,
+  send: (params: Params, which: 0 | 1) => Promise<Exchange>,
+  pair: [Params, Params],
+  limit: number,
+): Promise<[Exchange, Exchange]> {
+  const r = ctx.data.record;
+  const narrowings: Params[] = [{}, ...(r ? [{ q: r.member_number }, { q: r.trx_id }] : [])];
+  const qNames = namesOf(api, 'history-transaksi', 'q');
+  let last: [Exchange, Exchange] | undefined;
+  for (const extra of narrowings) {
+    const names = Object.keys(extra);
+    if (names.length && pair.some((p) => Object.keys(p).some((k) => qNames.includes(k)))) continue;
+    const a = await send({ ...pair[0], ...extra }, 0);
+    const b = await send({ ...pair[1], ...extra }, 1);
+    last = [a, b];
+    if (complete(a, limit) || complete(b, limit)) return last;
+  }
+  if (!last) throw new Error('comparablePair: no request was sent');
+  return last;
+}

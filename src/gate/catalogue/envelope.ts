@@ -1,0 +1,97 @@
+import type { ApiModel } from '../../openapi/load.js';
+import { type Endpoint, type Exchange, METHODS, type Params } from '../../openapi/types.js';
+import { baseParams, COMPARE_LIMIT, sample, WRONG_KEY } from '../sampling.js';
+import { type Area, judge, rename, type Scenario } from '../scenario.js';
+import { comparablePair, ordinaryIntent, sendAs } from './common.js';
+
+const WRONG_KEY_INTENT = { expect: 'refusal', clause: 'AUTH-1' } as const;
+const HISTORY_DATA = ['q', 'date', 'month', 'year'];
+
+/**
+ * ENV-1..4 on one endpoint: the envelope of an ordinary and a refused call, each alias beside its canonical
+ * name (ENV-3), and GET beside POST (ENV-2). On invite-member they live in the invite area (its invites run in
+ * order, in one worker) and use invites: in the `write` form fresh ones, in the `safe` form a used trx_id.
+ */
+export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area = 'envelope'): Scenario[] {
+  const out: Scenario[] = [];
+  const invite = endpoint === 'invite-member';
+  const needs = endpoint === 'cek-trx-id' ? (['known-trx'] as const) : [];
+  for (const method of METHODS) {
+    out.push({
+      title: `ENV-1 ENV-4 ${endpoint} ${method}: envelope of an ordinary and a refused call`,
+      clauses: ['ENV-1', 'ENV-4'],
+      area,
+      endpoint,
+      methods: [method],
+      aliases: [],
+      needs: [...needs],
+      ...(invite ? { invite: { writes: 1, risk: 1, priority: 6, safe: true } } : {}),
+      requests: 2,
+      async run(ctx) {
+        const ok = await sendAs(ctx, endpoint, method, baseParams(ctx, endpoint), ordinaryIntent(ctx, 'ENV-4'));
+        const bad = await sendAs(
+          ctx,
+          endpoint,
+          method,
+          { ...baseParams(ctx, endpoint), api_key: WRONG_KEY },
+          WRONG_KEY_INTENT,
+        );
+        return [judge('ENV-1', { exchange: ok }), judge('ENV-4', { exchange: ok }), judge('ENV-1', { exchange: bad })];
+      },
+    });
+
+    for (const p of api.operation(endpoint).params) {
+      for (const alias of p.aliases) {
+        out.push({
+          title: `ENV-3 ${endpoint} ${method} via ${alias}: alias ${alias} gives the outcome of ${p.name}`,
+          clauses: ['ENV-3'],
+          area,
+          endpoint,
+          methods: [method],
+          aliases: [alias],
+          needs: [...needs, ...(HISTORY_DATA.includes(p.name) && !invite ? (['history'] as const) : [])],
+          ...(invite ? { invite: { writes: 2, risk: 0, priority: 8, safe: true } } : {}),
+          requests: 6,
+          async run(ctx) {
+            const base = (): Params => {
+              const params = baseParams(ctx, endpoint);
+              if (params[p.name] === undefined) params[p.name] = sample(ctx, endpoint, p.name);
+              return params;
+            };
+            const send = (params: Params) => sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3'));
+            const pair: [Exchange, Exchange] =
+              endpoint === 'history-transaksi'
+                ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)], COMPARE_LIMIT)
+                : [await send(base()), await send(rename(base(), p.name, alias))];
+            return [judge('ENV-3', { pair })];
+          },
+        });
+      }
+    }
+  }
+
+  out.push({
+    title: `ENV-2 ${endpoint} GET+POST: GET and POST give the same outcome`,
+    clauses: ['ENV-2'],
+    area,
+    endpoint,
+    methods: ['GET', 'POST'],
+    aliases: [],
+    needs: [...needs],
+    ...(invite ? { invite: { writes: 2, risk: 1, priority: 3, safe: true } } : {}),
+    requests: 8,
+    async run(ctx) {
+      const send = (params: Params, which: 0 | 1) =>
+        sendAs(ctx, endpoint, which === 0 ? 'GET' : 'POST', params, ordinaryIntent(ctx, 'ENV-2'));
+      const pair: [Exchange, Exchange] =
+        endpoint === 'history-transaksi'
+          ? await comparablePair(ctx, api, send, [baseParams(ctx, endpoint), baseParams(ctx, endpoint)], COMPARE_LIMIT)
+          : [await send(baseParams(ctx, endpoint), 0), await send(baseParams(ctx, endpoint), 1)];
+      const wrong = { ...baseParams(ctx, endpoint), api_key: WRONG_KEY };
+      const badG = await sendAs(ctx, endpoint, 'GET', wrong, WRONG_KEY_INTENT);
+      const badP = await sendAs(ctx, endpoint, 'POST', wrong, WRONG_KEY_INTENT);
+      return [judge('ENV-2', { pair }), judge('ENV-2', { pair: [badG, badP] })];
+    },
+  });
+  return out;
+}

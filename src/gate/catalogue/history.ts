@@ -1,0 +1,92 @@
+import type { ApiModel } from '../../openapi/load.js';
+import { METHODS, type Params } from '../../openapi/types.js';
+import { COMPARE_LIMIT, sample } from '../sampling.js';
+import { judge, type Scenario } from '../scenario.js';
+import { namesOf } from './common.js';
+import { successScenarios } from './success.js';
+
+/** Filter sets HIS-3 tries: each filter alone, and together. */
+const FILTER_SETS: string[][] = [['date'], ['month'], ['year'], ['month', 'year'], ['date', 'month', 'year']];
+
+/**
+ * The history area: HIS-1 on both methods and every key name, HIS-2 with small limits, HIS-3 and HIS-5 for each
+ * filter alone and together by every name, HIS-4 and HIS-5 for q by every name. Values come from the account's
+ * own records; HIS-5 is judged on a query narrowed to a complete answer.
+ */
+export function historyScenarios(api: ApiModel): Scenario[] {
+  const out = successScenarios(api, 'history-transaksi', 'history');
+  const names = (canonical: string): string[] => namesOf(api, 'history-transaksi', canonical);
+  for (const method of METHODS) {
+    for (const limit of [1, 2]) {
+      out.push({
+        title: `HIS-2 history-transaksi ${method}: limit=${limit} returns at most ${limit}`,
+        clauses: ['HIS-2'],
+        area: 'history',
+        endpoint: 'history-transaksi',
+        methods: [method],
+        aliases: [],
+        requests: 1,
+        async run(ctx) {
+          const ex = await ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, limit });
+          return [judge('HIS-2', { exchange: ex })];
+        },
+      });
+    }
+    for (const set of FILTER_SETS) {
+      const variants = set.length === 1 ? names(set[0] ?? '').map((n) => [n]) : [set, set.map((n) => names(n)[1] ?? n)];
+      for (const sent of variants) {
+        const aliases = sent.filter((n) => !set.includes(n));
+        out.push({
+          title: `HIS-3 HIS-5 history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')}`,
+          clauses: ['HIS-3', 'HIS-5'],
+          area: 'history',
+          endpoint: 'history-transaksi',
+          methods: [method],
+          aliases,
+          needs: ['history'],
+          requests: 2,
+          async run(ctx) {
+            const r = ctx.data.record ?? {};
+            const p: Params = { api_key: ctx.target.apiKey, limit: 100 };
+            set.forEach((canonical, i) => {
+              p[sent[i] ?? canonical] = sample(ctx, 'history-transaksi', canonical);
+            });
+            const wide = await ctx.send('history-transaksi', method, p);
+            // HIS-5 narrows with q=<trx_id> so that the answer is complete.
+            const narrow = await ctx.send('history-transaksi', method, { ...p, q: r.trx_id, limit: COMPARE_LIMIT });
+            return [
+              judge('HIS-3', { exchange: wide }),
+              judge('HIS-3', { exchange: narrow }),
+              judge('HIS-5', { exchange: narrow, expectedRecord: r }),
+            ];
+          },
+        });
+      }
+    }
+    for (const qName of names('q')) {
+      for (const what of ['trx_id', 'member_number'] as const) {
+        out.push({
+          title: `HIS-4 HIS-5 history-transaksi ${method}${qName === 'q' ? '' : ` via ${qName}`}: ${qName}=<${what}>`,
+          clauses: ['HIS-4', 'HIS-5'],
+          area: 'history',
+          endpoint: 'history-transaksi',
+          methods: [method],
+          aliases: qName === 'q' ? [] : [qName],
+          needs: ['history'],
+          requests: 1,
+          async run(ctx) {
+            const r = ctx.data.record ?? {};
+            const ex = await ctx.send('history-transaksi', method, {
+              api_key: ctx.target.apiKey,
+              [qName]: r[what],
+              ...(what === 'member_number' ? { date: r.date } : {}),
+              limit: COMPARE_LIMIT,
+            });
+            return [judge('HIS-4', { exchange: ex }), judge('HIS-5', { exchange: ex, expectedRecord: r })];
+          },
+        });
+      }
+    }
+  }
+  return out;
+}

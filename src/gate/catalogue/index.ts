@@ -1,0 +1,20 @@
+import type { ApiModel } from '../../openapi/load.js';
+import type { Scenario } from '../scenario.js';
+import { authScenarios } from './auth.js';
+import { balanceScenarios } from './balance.js';
+import { envelopeScenarios } from './envelope.js';
+import { historyScenarios } from './history.js';
+import { inviteScenarios } from './invite.js';
+import { lookupScenarios } from './lookup.js';
+
+/** Every scenario of the gate, area by area (each area is a file here and a Playwright file in suites/). */
+export function buildCatalogue(api: ApiModel): Scenario[] {
+  return [
+    ...(['saldo-user', 'history-transaksi', 'cek-trx-id'] as const).flatMap((e) => envelopeScenarios(api, e)),
+    ...(['saldo-user', 'history-transaksi', 'cek-trx-id'] as const).flatMap((e) => authScenarios(e)),
+    ...balanceScenarios(api),
+    ...historyScenarios(api),
+    ...lookupScenarios(api),
+    ...inviteScenarios(api),
+  ];
+}

@@ -1,0 +1,181 @@
+import type { ApiModel } from '../../openapi/load.js';
+import { type Exchange, METHODS, type Params } from '../../openapi/types.js';
+import { COMPARE_LIMIT, inviteParams, testNumber } from '../sampling.js';
+import { forms, judge, PreconditionFailed, rename, type Scenario, without } from '../scenario.js';
+import { authScenarios } from './auth.js';
+import { namesOf } from './common.js';
+import { envelopeScenarios } from './envelope.js';
+
+/** The bad msisdns INV-3 sends, by label (titles carry the label, never a number). */
+export const BAD_MSISDNS = {
+  'a wrong prefix': '12345678901',
+  'a letter': '08123abc4567',
+  'a plus sign': '+6281234567890',
+} as const;
+
+const body = (ex: Exchange): Record<string, unknown> => (ex.body ?? {}) as Record<string, unknown>;
+
+/** The invite, unless it was refused: the clauses of a successful invite cannot be judged on a refusal. */
+function succeeded(ex: Exchange, clauses: string): Exchange {
+  const b = body(ex);
+  if (b.ok !== true)
+    throw new PreconditionFailed(
+      `the invite was refused (ok ${String(b.ok)}, status ${String(b.status)}): ${clauses} need a successful invite`,
+    );
+  return ex;
+}
+
+/**
+ * The invite area, run in order in one worker: ENV-1..4 and AUTH-1 on invite-member, then INV-1..6 and
+ * BAL-2. Refusal scenarios (INV-3, INV-4, AUTH-1) count against the cap only if an invite is accepted.
+ */
+export function inviteScenarios(api: ApiModel): Scenario[] {
+  const out: Scenario[] = [
+    ...envelopeScenarios(api, 'invite-member', 'invite'),
+    ...authScenarios('invite-member', 'invite'),
+  ];
+  const msisdnNames = namesOf(api, 'invite-member', 'msisdn');
+  const history = (ctx: Parameters<Scenario['run']>[0], method: 'GET' | 'POST', trx: unknown) =>
+    ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, q: trx, limit: COMPARE_LIMIT });
+  const carries = (trx: unknown) => (ex: Exchange) =>
+    Array.isArray(body(ex).data) && (body(ex).data as { trx_id?: unknown }[]).some((r) => r.trx_id === trx);
+
+  for (const method of METHODS) {
+    for (const form of ['08', '62'] as const) {
+      out.push({
+        title: `INV-1 INV-2 BAL-2 invite-member ${method}: a successful invite of a ${form}-form number`,
+        clauses: ['INV-1', 'INV-2', 'BAL-2'],
+        area: 'invite',
+        endpoint: 'invite-member',
+        methods: [method],
+        aliases: [],
+        invite: { writes: 1, risk: 0, priority: 1, safe: false },
+        requests: 3,
+        async run(ctx) {
+          const f = forms(testNumber(ctx, form === '08' ? 0 : 1));
+          const key = { api_key: ctx.target.apiKey };
+          const saldoBefore = await ctx.send('saldo-user', method, key);
+          const invite = await ctx.invite(method, inviteParams(ctx, form === '08' ? f.f08 : f.f62), {
+            expect: 'success',
+            clause: 'INV-1',
+          });
+          const saldoAfter = await ctx.send('saldo-user', method, key);
+          succeeded(invite, 'INV-1, INV-2 and BAL-2');
+          return [
+            judge('INV-1', { exchange: invite }),
+            judge('INV-2', { exchange: invite }),
+            judge('BAL-2', { invite, saldoBefore, saldoAfter }),
+          ];
+        },
+      });
+    }
+
+    const bad: [string, string, string][] = [
+      ...Object.entries(BAD_MSISDNS).map(([label, v]): [string, string, string] => ['msisdn', label, v]),
+      ...msisdnNames
+        .slice(1)
+        .map((n): [string, string, string] => [n, 'a wrong prefix', BAD_MSISDNS['a wrong prefix']]),
+    ];
+    for (const [name, label, value] of bad) {
+      out.push({
+        title: `INV-3 invite-member ${method}${name === 'msisdn' ? '' : ` via ${name}`}: ${name} with ${label} is refused`,
+        clauses: ['INV-3'],
+        area: 'invite',
+        endpoint: 'invite-member',
+        methods: [method],
+        aliases: name === 'msisdn' ? [] : [name],
+        plainOpenApi: false,
+        invite: { writes: 0, risk: 1, priority: 0, safe: true },
+        requests: 1,
+        async run(ctx) {
+          const ex = await ctx.invite(method, rename(inviteParams(ctx, value), 'msisdn', name), {
+            expect: 'refusal',
+            clause: 'INV-3',
+          });
+          return [judge('INV-3', { exchange: ex })];
+        },
+      });
+    }
+
+    for (const [label, change, safe] of [
+      ['without trx_id', (p: Params) => without(p, 'trx_id'), false],
+      ['without product_code', (p: Params) => without(p, 'product_code'), true],
+      ['without msisdn', (p: Params) => without(p, 'msisdn'), true],
+      ['with kind=family', (p: Params) => ({ ...p, kind: 'family' }), true],
+    ] as const) {
+      out.push({
+        title: `INV-4 invite-member ${method}: a request ${label} is refused`,
+        clauses: ['INV-4'],
+        area: 'invite',
+        endpoint: 'invite-member',
+        methods: [method],
+        aliases: [],
+        plainOpenApi: false,
+        // Without trx_id no used one can guard a broken target from charging: that case needs writes.
+        invite: { writes: 0, risk: 1, priority: 0, safe },
+        requests: 1,
+        async run(ctx) {
+          const ex = await ctx.invite(method, change(inviteParams(ctx)), { expect: 'refusal', clause: 'INV-4' });
+          return [judge('INV-4', { exchange: ex })];
+        },
+      });
+    }
+
+    out.push({
+      title: `INV-5 invite-member ${method}: a repeated trx_id creates no second transaction or charge`,
+      clauses: ['INV-5'],
+      area: 'invite',
+      endpoint: 'invite-member',
+      methods: [method],
+      aliases: [],
+      invite: { writes: 1, risk: 1, priority: 2, safe: false },
+      requests: 7,
+      settles: true,
+      async run(ctx) {
+        const key = { api_key: ctx.target.apiKey };
+        const params = inviteParams(ctx);
+        const saldoBefore = await ctx.send('saldo-user', method, key);
+        const invite = await ctx.invite(method, params, { expect: 'success', clause: 'INV-5' });
+        const saldoBetween = await ctx.send('saldo-user', method, key);
+        const repeats: Exchange[] = [];
+        for (const m of METHODS) {
+          const repeat = await ctx.invite(m, params, { expect: 'refusal', clause: 'INV-5' });
+          repeats.push(repeat);
+          // An accepted repeat may be an idempotent replay (legal) or a second charge: history and the balance
+          // tell; no more repeats go out, since one may have been charged.
+          if (body(repeat).ok === true) break;
+        }
+        const saldoAfter = await ctx.send('saldo-user', method, key);
+        succeeded(invite, 'INV-5');
+        // Wait until the invite shows, so that a second record of its trx_id would show too.
+        const hist = await ctx.settle(() => history(ctx, method, params.trx_id), carries(params.trx_id));
+        return [judge('INV-5', { invite, repeats, saldoBefore, saldoBetween, saldoAfter, history: hist })];
+      },
+    });
+
+    out.push({
+      title: `INV-6 invite-member ${method}: a successful invite is seen in cek-trx-id and history`,
+      clauses: ['INV-6'],
+      area: 'invite',
+      endpoint: 'invite-member',
+      methods: [method],
+      aliases: [],
+      invite: { writes: 1, risk: 0, priority: 1, safe: false },
+      requests: 3,
+      settles: true,
+      async run(ctx) {
+        const key = { api_key: ctx.target.apiKey };
+        const params = inviteParams(ctx);
+        const trx = params.trx_id;
+        const invite = succeeded(await ctx.invite(method, params, { expect: 'success', clause: 'INV-6' }), 'INV-6');
+        const lookup = await ctx.settle(
+          () => ctx.send('cek-trx-id', method, { ...key, trx_id: trx }),
+          (ex) => body(ex).ok === true && (body(ex).data as { status?: unknown } | undefined)?.status === 'SUCCESS',
+        );
+        const hist = await ctx.settle(() => history(ctx, method, trx), carries(trx));
+        return [judge('INV-6', { invite, lookup, history: hist })];
+      },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ContractConfig } from './config.js';
+import type { TargetData } from './target.js';
+
+/**
+ * Every environment variable that carries state between the gate's processes, in one place:
+ * - `H2H_CONTRACT_CONFIG`: the resolved config (never the key), from `h2h contract` to Playwright;
+ * - `H2H_API_KEY`: the key, the only way it travels;
+ * - `H2H_RUN_FILE`: the run file (below), from the global setup to the test files, workers and reporter.
+ * `npx playwright test` without `h2h contract` resolves the config from the same H2H_* variables as the CLI.
+ */
+export const HANDOVER_ENV = {
+  config: 'H2H_CONTRACT_CONFIG',
+  apiKey: 'H2H_API_KEY',
+  runFile: 'H2H_RUN_FILE',
+} as const;
+
+/** The config a run works with: the embedded simulator's settings filled in, a base URL and a cap always set. */
+export type EffectiveConfig = Omit<ContractConfig, 'apiKey' | 'baseUrl' | 'maxInvites'> & {
+  baseUrl: string;
+  maxInvites: number;
+};
+
+/**
+ * What the global setup (suites/global-setup.ts) learned, for everything after it: Playwright loads the test
+ * files after the global setup, in its own process and in every worker, so all of them plan from this.
+ */
+export interface RunFile {
+  config: EffectiveConfig;
+  /** Shown in reports: the target, redacted, or "(embedded simulator)". */
+  targetLabel: string;
+  data: TargetData;
+  /** Prefix of this run's transaction IDs. */
+  runId: string;
+  /** The invite ledger (invite-ledger.ts): one count across worker restarts. */
+  ledgerFile: string;
+}
+
+/** Writes the run file in a private temporary folder and points H2H_RUN_FILE at it. */
+export function writeRunFile(content: Omit<RunFile, 'ledgerFile'>): { path: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'h2h-run-'));
+  const path = join(dir, 'run.json');
+  const file: RunFile = { ...content, ledgerFile: join(dir, 'ledger.json') };
+  writeFileSync(path, JSON.stringify(file), { mode: 0o600 });
+  process.env[HANDOVER_ENV.runFile] = path;
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The run file the global setup wrote; undefined outside a run (`npx playwright test --list`). */
+export function readRunFile(env: NodeJS.ProcessEnv = process.env): RunFile | undefined {
+  const path = env[HANDOVER_ENV.runFile];
+  if (!path) return undefined;
+  return JSON.parse(readFileSync(path, 'utf8')) as RunFile;
+}
+
+/** The environment that carries a resolved config to Playwright: the key only in H2H_API_KEY. */
+export function configEnv(cfg: ContractConfig): Record<string, string> {
+  const { apiKey, ...rest } = cfg;
+  return { [HANDOVER_ENV.config]: JSON.stringify(rest), ...(apiKey ? { [HANDOVER_ENV.apiKey]: apiKey } : {}) };
+}

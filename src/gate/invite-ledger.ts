@@ -1,0 +1,96 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { ClauseId } from '../openapi/types.js';
+
+/**
+ * Why an invite is sent. `success`: a conformant API carries it out, and charges it. `refusal`: a conformant
+ * API must refuse it (a bad msisdn, a wrong key, a used trx_id, ...); it is charged only if the API is broken.
+ * `clause` names the class of a refusal: the clause that fails if it is accepted.
+ */
+export interface InviteIntent {
+  expect: 'success' | 'refusal';
+  clause: ClauseId;
+}
+
+/** What became of one invite: answered ok true, answered otherwise, or no answer (it may have been charged). */
+export type InviteOutcome = 'accepted' | 'refused' | 'unknown';
+
+interface LedgerState {
+  cap: number;
+  /** Invites that were, or may have been, charged. */
+  charged: number;
+  /** trx_ids whose invite got no answer: never sent again. */
+  unknown: string[];
+  /** Classes whose refusal was accepted: they send no more invites that could be charged. */
+  closed: ClauseId[];
+}
+
+/** An invite the ledger will not let go out, and why. The scenario is reported as skipped with the reason. */
+export class NotSent extends Error {}
+
+/**
+ * The run's invite budget (`--max-invites`). Every invite a conformant API would carry out counts when sent;
+ * an invite a conformant API must refuse counts only if it is accepted, or if no answer came; once the cap is
+ * reached nothing that could be charged goes out. A trx_id whose invite got no answer is never sent again,
+ * and a class whose refusal was accepted sends no more. Kept in a file so that a new Playwright worker (one
+ * starts after every failed test) continues the same count; every invite runs in one worker, in order.
+ */
+export class InviteLedger {
+  private state: LedgerState;
+
+  constructor(
+    cap: number,
+    private readonly file?: string,
+  ) {
+    this.state = { cap, charged: 0, unknown: [], closed: [] };
+    if (file) {
+      try {
+        this.state = JSON.parse(readFileSync(file, 'utf8')) as LedgerState;
+      } catch {
+        this.save();
+      }
+    }
+  }
+
+  private save(): void {
+    if (this.file) writeFileSync(this.file, JSON.stringify(this.state), { mode: 0o600 });
+  }
+
+  get charged(): number {
+    return this.state.charged;
+  }
+
+  get cap(): number {
+    return this.state.cap;
+  }
+
+  /**
+   * Lets `count` invites with this intent and trx_id go out, or throws NotSent. `success` invites are
+   * counted now: a conformant API charges them whatever follows.
+   */
+  admit(intent: InviteIntent, trxId: string | undefined, count = 1): void {
+    if (trxId !== undefined && this.state.unknown.includes(trxId))
+      throw new NotSent(`an invite with this trx_id got no answer and may have been charged: it is never sent again`);
+    if (intent.expect === 'refusal' && this.state.closed.includes(intent.clause))
+      throw new NotSent(
+        `an invite that ${intent.clause} says must be refused was accepted earlier: that class sends no more invites`,
+      );
+    if (this.state.charged + count > this.state.cap)
+      throw new NotSent(
+        `the invite cap is reached (${this.state.charged} of --max-invites ${this.state.cap} may have been charged)`,
+      );
+    if (intent.expect === 'success') {
+      this.state.charged += count;
+      this.save();
+    }
+  }
+
+  /** Records what became of an admitted invite. */
+  settle(intent: InviteIntent, trxId: string | undefined, outcome: InviteOutcome): void {
+    if (outcome === 'unknown' && trxId !== undefined) this.state.unknown.push(trxId);
+    if (intent.expect === 'refusal' && outcome !== 'refused') {
+      this.state.charged += 1;
+      if (outcome === 'accepted' && !this.state.closed.includes(intent.clause)) this.state.closed.push(intent.clause);
+    }
+    this.save();
+  }
+}

@@ -1,0 +1,112 @@
+import { type Form, isPlainOpenApi, type Scenario } from './scenario.js';
+import type { TargetData } from './target.js';
+
+/** What decides which scenarios run: the gate's settings, nothing else. */
+export interface PlanOptions {
+  allowWrites: boolean;
+  /** The invite cap (`--max-invites`). */
+  maxInvites: number;
+  /** Only scenarios whose title matches (`--grep`, a regular expression). */
+  grep?: string | undefined;
+  /** Only scenarios whose requests plain OpenAPI can express (`--canonical-only`). */
+  canonicalOnly: boolean;
+}
+
+/** One scenario as the run will take it: its form, and why it will not run if it will not. */
+export interface PlannedScenario {
+  scenario: Scenario;
+  form: Form;
+  /** Known before the run: writes not allowed, over the cap. */
+  skip?: string;
+}
+
+export interface Plan {
+  /** In run order. In the invite area: refusal scenarios, then safe forms, then writes by priority. */
+  entries: PlannedScenario[];
+  /** Invites that a conformant API carries out, summed over the writes planned. */
+  writes: number;
+  /** Invites that a conformant API must refuse, sent where a broken one could charge them. */
+  refusals: number;
+  /** The most the run can have charged: the cap. */
+  cap: number;
+}
+
+/**
+ * The one planner. It filters the catalogue (grep, canonical-only), picks each invite scenario's form (the
+ * writes that fit the cap, most important first; the rest in their safe form, or skipped), and orders the
+ * invite area so that refusals run while the whole budget is still there. The Playwright suite and the
+ * in-process runner both run what it returns.
+ */
+export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan {
+  const grep = opts.grep ? new RegExp(opts.grep) : undefined;
+  const chosen = catalogue.filter((s) => (!grep || grep.test(s.title)) && (!opts.canonicalOnly || isPlainOpenApi(s)));
+  const decided = new Map<Scenario, PlannedScenario>();
+  let writes = 0;
+  let refusals = 0;
+  // What the writes planned can cost at worst: their own refusals counted as if a broken API charged them.
+  let worst = 0;
+  const writing = chosen
+    .filter((s) => (s.invite?.writes ?? 0) > 0)
+    .sort((a, b) => (a.invite?.priority ?? 0) - (b.invite?.priority ?? 0));
+  for (const s of writing) {
+    const use = s.invite;
+    if (!use) continue;
+    const cost = use.writes + use.risk;
+    if (opts.allowWrites && worst + cost <= opts.maxInvites) {
+      worst += cost;
+      writes += use.writes;
+      refusals += use.risk;
+      decided.set(s, { scenario: s, form: 'write' });
+    } else if (use.safe) {
+      decided.set(s, { scenario: s, form: 'safe' });
+    } else {
+      decided.set(s, {
+        scenario: s,
+        form: 'write',
+        skip: opts.allowWrites
+          ? `over the invite cap (--max-invites ${opts.maxInvites})`
+          : 'needs writes: run with --allow-writes',
+      });
+    }
+  }
+  for (const s of chosen) {
+    if (decided.has(s)) continue;
+    if (!s.invite) decided.set(s, { scenario: s, form: 'write' });
+    else if (opts.allowWrites) {
+      refusals += s.invite.risk;
+      decided.set(s, { scenario: s, form: 'write' });
+    } else if (s.invite.safe) decided.set(s, { scenario: s, form: 'safe' });
+    else decided.set(s, { scenario: s, form: 'write', skip: 'needs writes: run with --allow-writes' });
+  }
+  const rank = (p: PlannedScenario): number => {
+    const use = p.scenario.invite;
+    if (!use) return 0;
+    if (use.writes === 0) return 1;
+    return p.form === 'safe' ? 2 : 3;
+  };
+  const entries = chosen
+    .map((s) => decided.get(s) as PlannedScenario)
+    .map((p, i) => ({ p, i }))
+    .sort(
+      (a, b) =>
+        rank(a.p) - rank(b.p) ||
+        (a.p.scenario.invite?.priority ?? 0) - (b.p.scenario.invite?.priority ?? 0) ||
+        a.i - b.i,
+    )
+    .map(({ p }) => p);
+  return { entries, writes, refusals, cap: opts.maxInvites };
+}
+
+/** Why a planned scenario cannot run on this target's data, or undefined when it can. */
+export function dataSkip(entry: PlannedScenario, data: TargetData): string | undefined {
+  if (entry.skip) return entry.skip;
+  const needs = entry.scenario.needs ?? [];
+  if (needs.includes('history') && !data.record)
+    return 'the account has no history: dates, IDs and numbers are taken from its own records';
+  const knownTrx = needs.includes('known-trx') || entry.form === 'safe';
+  if (knownTrx && !data.knownTrxId) {
+    const why = 'no known transaction: pass --trx-id, or use an account with history';
+    return entry.form === 'safe' ? `its safe form reuses a transaction ID, and there is ${why}` : why;
+  }
+  return undefined;
+}

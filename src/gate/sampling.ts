@@ -1,0 +1,85 @@
+import type { Endpoint, Params } from '../openapi/types.js';
+import { forms, type ScenarioContext } from './scenario.js';
+
+/**
+ * Without writes, invites name this product, which no reseller sells: with the used transaction ID that is a
+ * second guard against any charge, and the request stays valid for the document.
+ */
+export const READ_ONLY_PRODUCT = 'H2H-CONTRACT-NO-SUCH-PRODUCT';
+/** Without configured test numbers: a well-formed number for requests that cannot succeed. */
+export const PLACEHOLDER_MSISDN = '081200000000';
+/** A key no account has. */
+export const WRONG_KEY = 'h2h-wrong-key-0000';
+/** Records asked for when history answers are compared: below any maximum a provider is assumed to clamp at. */
+export const COMPARE_LIMIT = 20;
+
+/** The member number invites of a scenario use: the first configured test number, in 08-form. */
+export function testNumber(ctx: Pick<ScenarioContext, 'target'>, index = 0): string {
+  const list = ctx.target.msisdns;
+  return forms(list[index % Math.max(1, list.length)] ?? PLACEHOLDER_MSISDN).f08;
+}
+
+/**
+ * An invite request in the scenario's form. `write`: a fresh trx_id and the configured product. `safe`: a
+ * used trx_id (so a contract-keeping API refuses it as a repeat, INV-5) and a product that cannot exist.
+ */
+export function inviteParams(ctx: ScenarioContext, msisdn = testNumber(ctx)): Params {
+  const write = ctx.form === 'write';
+  return {
+    api_key: ctx.target.apiKey,
+    trx_id: write ? ctx.newTrxId() : (ctx.data.knownTrxId ?? ''),
+    product_code: write ? (ctx.target.product ?? '') : READ_ONLY_PRODUCT,
+    msisdn,
+    ...(ctx.target.kind ? { kind: ctx.target.kind } : {}),
+  };
+}
+
+/** The request an endpoint's ordinary scenarios send, before any alias. */
+export function baseParams(ctx: ScenarioContext, endpoint: Endpoint): Params {
+  switch (endpoint) {
+    case 'saldo-user':
+      return { api_key: ctx.target.apiKey };
+    case 'history-transaksi':
+      // A past date of the account's own history: its records no longer change while invites run.
+      return {
+        api_key: ctx.target.apiKey,
+        limit: COMPARE_LIMIT,
+        ...(ctx.data.record ? { date: ctx.data.record.date } : {}),
+      };
+    case 'cek-trx-id':
+      return { api_key: ctx.target.apiKey, trx_id: ctx.data.knownTrxId };
+    case 'invite-member':
+      return inviteParams(ctx);
+  }
+}
+
+/** A value for a canonical parameter, taken from the target's config and its own history. */
+export function sample(ctx: ScenarioContext, endpoint: Endpoint, name: string): unknown {
+  const r = ctx.data.record;
+  switch (name) {
+    case 'api_key':
+      return ctx.target.apiKey;
+    case 'trx_id':
+      return endpoint === 'invite-member' ? ctx.newTrxId() : ctx.data.knownTrxId;
+    case 'product_code':
+      return ctx.form === 'write' ? ctx.target.product : READ_ONLY_PRODUCT;
+    case 'msisdn':
+      return testNumber(ctx);
+    case 'name':
+      return 'H2H Contract Test';
+    case 'kind':
+      return ctx.target.kind;
+    case 'limit':
+      return COMPARE_LIMIT;
+    case 'q':
+      return r?.trx_id;
+    case 'date':
+      return r?.date;
+    case 'month':
+      return r?.date?.slice(5, 7);
+    case 'year':
+      return r?.date?.slice(0, 4);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,112 @@
+import type { Evidence } from '../checks/types.js';
+import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
+import type { InviteIntent } from './invite-ledger.js';
+import type { GateTarget, TargetData } from './target.js';
+
+/** Playwright files of the gate, one per area (suites/<area>.spec.ts), and the catalogue files beside them. */
+export const AREAS = ['envelope', 'auth', 'balance', 'history', 'lookup', 'invite'] as const;
+export type Area = (typeof AREAS)[number];
+
+/** One clause to judge on one piece of evidence. */
+export interface Judgement {
+  clause: ClauseId;
+  evidence: Evidence;
+}
+
+/**
+ * How an invite scenario runs. `write`: with writes allowed, fresh trx_ids and the configured product, so a
+ * conformant API carries out what it should. `safe`: a used trx_id and a product that cannot exist, so no
+ * contract-keeping API can charge anything. Scenarios that send no invite always run as `write`.
+ */
+export type Form = 'write' | 'safe';
+
+/** How a scenario uses invite-member. */
+export interface InviteUse {
+  /** Invites in the `write` form that a conformant API carries out (and charges). 0 for a refusal scenario. */
+  writes: number;
+  /** In the `write` form, invites it sends that a conformant API must refuse but that could be charged. */
+  risk: number;
+  /** Order among writing scenarios when the cap cannot fit them all (lower runs first). */
+  priority: number;
+  /** Whether it has a `safe` form. Without one it needs writes. */
+  safe: boolean;
+}
+
+/** What a scenario needs from the target's own data. */
+export type Need = 'history' | 'known-trx';
+
+/** What a scenario can do while it runs. Every answer it gets is also judged by every clause that applies. */
+export interface ScenarioContext {
+  target: GateTarget;
+  data: TargetData;
+  form: Form;
+  /** A fresh transaction ID, unique to this run. */
+  newTrxId(): string;
+  /** Sends a read (or a request bound to be refused) to an endpoint other than invite-member. */
+  send(endpoint: ReadOnlyEndpoint, method: Method, params: Params): Promise<Exchange>;
+  /** Sends an invite, within the run's invite budget: throws NotSent when the ledger says no. */
+  invite(method: Method, params: Params, intent: InviteIntent): Promise<Exchange>;
+  /** Sends several invites at once (one budget check for all of them). */
+  inviteAll(requests: { method: Method; params: Params }[], intent: InviteIntent): Promise<Exchange[]>;
+  /** Reads again until `done` holds or the settle window (`--settle`) has passed; the time taken is noted. */
+  settle(read: () => Promise<Exchange>, done: (ex: Exchange) => boolean): Promise<Exchange>;
+}
+
+/**
+ * One scenario of the gate: a request (or a few) on an endpoint and method, with the clauses judged on what
+ * came back. Generated from openapi.yaml (`x-aliases`) and the clause list, never listed by hand.
+ */
+export interface Scenario {
+  /** Unique and human-readable: the clause ids, the endpoint, the method, the alias, then what it does. */
+  title: string;
+  clauses: ClauseId[];
+  area: Area;
+  endpoint: Endpoint;
+  methods: Method[];
+  /** Alias names it sends in place of canonical names. */
+  aliases: string[];
+  /**
+   * False when it sends a request that plain OpenAPI cannot call valid: an alias name, or a value it breaks on
+   * purpose. Such scenarios stay out of a run through a validation proxy (`--canonical-only`).
+   * @defaultValue true when `aliases` is empty
+   */
+  plainOpenApi?: boolean;
+  needs?: Need[];
+  invite?: InviteUse;
+  /** Most requests it sends (with settle polls counted as one each): its share of the test's time. */
+  requests: number;
+  /** Whether it reads what an invite wrote, within the settle window. */
+  settles?: boolean;
+  run(ctx: ScenarioContext): Promise<Judgement[]>;
+}
+
+export const judge = (clause: ClauseId, evidence: Evidence): Judgement => ({ clause, evidence });
+
+/** A phone number in 08-form and in 62-form. */
+export function forms(msisdn: string): { f08: string; f62: string } {
+  const national = msisdn.startsWith('62') ? msisdn.slice(2) : msisdn.startsWith('0') ? msisdn.slice(1) : msisdn;
+  return { f08: `0${national}`, f62: `62${national}` };
+}
+
+/** Params with one canonical name replaced by an alias. */
+export function rename(params: Params, from: string, to: string): Params {
+  const out: Params = {};
+  for (const [k, v] of Object.entries(params)) out[k === from ? to : k] = v;
+  return out;
+}
+
+/** Params without the named ones. */
+export function without(params: Params, ...names: string[]): Params {
+  return Object.fromEntries(Object.entries(params).filter(([k]) => !names.includes(k)));
+}
+
+/** Whether every request of a scenario is one that plain OpenAPI can call valid (see Scenario.plainOpenApi). */
+export function isPlainOpenApi(s: Scenario): boolean {
+  return s.plainOpenApi ?? s.aliases.length === 0;
+}
+
+/**
+ * A scenario could not judge its clauses for a reason that says nothing about the contract (a successful
+ * invite was refused, say): reported as skipped with the reason, its answers still judged by what applies.
+ */
+export class PreconditionFailed extends Error {}

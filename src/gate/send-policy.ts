@@ -1,0 +1,105 @@
+import { nothingSent, TransportError } from '../client/transport.js';
+import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
+import type { TokenBucket } from '../shared/token-bucket.js';
+
+/** Sends one request as is; throws TransportError when no HTTP answer came. */
+export type RawSend = (endpoint: Endpoint, method: Method, params: Params) => Promise<Exchange>;
+
+/** A rate-limit answer the gate waited out. */
+export interface Wait {
+  endpoint: Endpoint;
+  method: Method;
+  httpStatus: number;
+  ms: number;
+}
+
+/** What the sending of one scenario's requests went through: never a finding, always reported. */
+export interface TrafficNotes {
+  /** Transport errors that a second attempt got past. */
+  flaky: string[];
+  waits: Wait[];
+}
+
+/** Still rate-limited after the wait cap: the request says nothing about the contract. */
+export class RateLimited extends Error {}
+
+export interface SendPolicy {
+  /** The gate's own pace (`--rate-limit`). */
+  throttle?: TokenBucket;
+  /** Total time one request may spend waiting out 429s (`--max-wait`). */
+  maxWaitMs: number;
+  /** @defaultValue setTimeout */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const sleepFor = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Whether an answer is a rate limit: 429, or 503 with Retry-After. Neither says anything about the contract. */
+export function isRateLimit(ex: Exchange): boolean {
+  return ex.httpStatus === 429 || (ex.httpStatus === 503 && ex.headers?.['retry-after'] !== undefined);
+}
+
+/**
+ * Sends one request under the gate's rules:
+ * - paced by the throttle;
+ * - a rate limit (429, or 503 with Retry-After) is waited out as told (1 s, then doubling, when it does not
+ *   say) and the same request sent again, invites included, since it was not carried out; past the wait cap
+ *   the request gives up with RateLimited;
+ * - a failure before anything was sent (DNS, a refused connection, TLS) is tried once more;
+ * - a reset or a timeout is tried once more for a read, and never for an invite: it may have been charged.
+ */
+export async function sendUnderPolicy(
+  raw: RawSend,
+  endpoint: Endpoint,
+  method: Method,
+  params: Params,
+  policy: SendPolicy,
+  notes: TrafficNotes,
+): Promise<Exchange> {
+  const sleep = policy.sleep ?? sleepFor;
+  const invite = endpoint === 'invite-member';
+  let waited = 0;
+  let backoff = 1000;
+  let firstFailure: string | undefined;
+  for (;;) {
+    await policy.throttle?.take();
+    let ex: Exchange;
+    try {
+      ex = await raw(endpoint, method, params);
+    } catch (err) {
+      if (!(err instanceof TransportError)) throw err;
+      const mayRetry = nothingSent(err.reason) || !invite;
+      if (firstFailure !== undefined || !mayRetry) {
+        throw firstFailure !== undefined
+          ? new TransportError(`${err.message} (after one retry)`, err.reason)
+          : new TransportError(`${err.message} (an invite is never sent again after ${err.reason})`, err.reason);
+      }
+      firstFailure = `${err.reason}: ${err.message}`;
+      continue;
+    }
+    if (isRateLimit(ex)) {
+      const asked = retryAfterMs(ex.headers?.['retry-after']);
+      const wait = asked ?? backoff;
+      backoff = Math.min(backoff * 2, 30_000);
+      if (waited + wait > policy.maxWaitMs)
+        throw new RateLimited(
+          `${method} ${endpoint}: still rate-limited (HTTP ${ex.httpStatus}) after ${Math.round(waited / 100) / 10} s of waits; --max-wait ${policy.maxWaitMs / 1000} s`,
+        );
+      notes.waits.push({ endpoint, method, httpStatus: ex.httpStatus, ms: wait });
+      waited += wait;
+      await sleep(wait);
+      continue;
+    }
+    if (firstFailure !== undefined) notes.flaky.push(`${method} ${endpoint}: ${firstFailure}; passed on retry`);
+    return ex;
+  }
+}

@@ -1,0 +1,77 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { redact } from '../redact.js';
+import { type RunFile, readRunFile } from './handover.js';
+import { junitXml } from './junit.js';
+import type { ScenarioResult } from './run-scenario.js';
+import { summarize, summaryMarkdown } from './summary.js';
+
+/** One scenario as its record, or as the failure of a scenario that never reported. */
+function missingRecord(planned: ScenarioResult, result: TestResult): ScenarioResult {
+  const why = redact(result.error?.message?.split('\n')[0] ?? `the test ended ${result.status}`);
+  return {
+    ...planned,
+    status: 'failed',
+    skipReason: undefined,
+    lines: [
+      `did not report: the test ended (${result.status}, after ${Math.round(result.duration / 1000)} s) before this scenario finished: ${why}`,
+    ],
+    transport: `did not report (${result.status})`,
+  } as ScenarioResult;
+}
+
+/**
+ * Writes reports/contract-summary.json and .md (per clause: passed, failed, warn or skipped, and where) and
+ * reports/junit.xml (one test case per scenario, named by clause, endpoint, method and alias).
+ */
+export default class ContractSummaryReporter implements Reporter {
+  private readonly outputDir: string;
+  private readonly records: ScenarioResult[] = [];
+  private run: RunFile | undefined;
+
+  constructor(options: { outputDir?: string } = {}) {
+    this.outputDir = options.outputDir ?? 'reports';
+  }
+
+  /** Called after the global setup: the run file holds the config the run works with. */
+  onBegin(): void {
+    this.run = readRunFile();
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const reported = result.attachments
+      .filter((a) => a.name === 'h2h-result' && a.body)
+      .map((a) => JSON.parse(a.body?.toString() ?? '{}') as ScenarioResult);
+    const titles = new Set(reported.map((r) => r.title));
+    const planned = test.annotations
+      .filter((a) => a.type === 'scenario' && a.description)
+      .map((a) => JSON.parse(a.description ?? '{}') as ScenarioResult);
+    // A test retried by Playwright reports again: the last attempt counts.
+    for (const p of planned) {
+      const i = this.records.findIndex((r) => r.title === p.title);
+      if (i >= 0) this.records.splice(i, 1);
+    }
+    this.records.push(...reported, ...planned.filter((p) => !titles.has(p.title)).map((p) => missingRecord(p, result)));
+  }
+
+  onEnd(result: FullResult): void {
+    const cfg = this.run?.config;
+    const summary = summarize(this.records, {
+      target: this.run?.targetLabel ?? '(no run: the global setup did not finish)',
+      allowWrites: cfg?.allowWrites ?? false,
+      strict: cfg?.strict ?? false,
+      cap: cfg?.maxInvites ?? 0,
+      settleMs: cfg?.settleMs ?? 0,
+      runStatus: result.status,
+    });
+    mkdirSync(this.outputDir, { recursive: true });
+    writeFileSync(join(this.outputDir, 'contract-summary.json'), `${redact(JSON.stringify(summary, null, 2))}\n`);
+    writeFileSync(join(this.outputDir, 'contract-summary.md'), redact(summaryMarkdown(summary)));
+    writeFileSync(join(this.outputDir, 'junit.xml'), redact(junitXml(this.records)));
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+}

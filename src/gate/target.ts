@@ -1,0 +1,74 @@
+import type { Target } from '../client/target.js';
+import { bodyOf } from '../openapi/exchange.js';
+import type { Exchange } from '../openapi/types.js';
+
+export type Kind = 'akrab' | 'circle';
+
+/** A target of the gate, and what the gate may do there. */
+export interface GateTarget extends Target {
+  /** Invites that could succeed are sent only when true. */
+  allowWrites: boolean;
+  /** Product code for invites. */
+  product?: string;
+  /** The kind that goes with `product`, sent where a scenario needs a kind. */
+  kind?: Kind;
+  /** The only numbers that may be invited. */
+  msisdns: readonly string[];
+  /** A known transaction for lookups; else taken from history. */
+  knownTrxId?: string;
+}
+
+/** Facts read from the target's own history, so read scenarios hold on any account. */
+export interface TargetData {
+  /** A record of the account's history; absent when the account has none. */
+  record?: Readonly<Record<string, string>>;
+  /** How many records discovery saw (with an explicit limit). */
+  seen: number;
+  /** A transaction ID known to exist (configured or from history). */
+  knownTrxId?: string;
+}
+
+/** Records asked for while discovering; an explicit limit, never the unknown default. */
+export const DISCOVERY_LIMIT = 20;
+
+/** The params discovery sends: one history read with an explicit limit. */
+export function discoveryParams(apiKey: string): Record<string, unknown> {
+  return { api_key: apiKey, limit: DISCOVERY_LIMIT };
+}
+
+/**
+ * Facts from one history answer of the target's own account, so that dates, months, years, IDs and numbers
+ * come from its records, never from the local clock.
+ */
+export function discoveredData(ex: Exchange | undefined, knownTrxId?: string): TargetData {
+  const body = ex ? bodyOf(ex) : undefined;
+  const data = body?.ok === true && Array.isArray(body.data) ? body.data : [];
+  const records = data.filter(
+    (r): r is Record<string, string> =>
+      typeof r === 'object' &&
+      r !== null &&
+      ['trx_id', 'manager_number', 'member_number', 'date'].every(
+        (k) => typeof (r as Record<string, unknown>)[k] === 'string',
+      ),
+  );
+  // Prefer a record of a past date (not the newest date seen, which may still be growing) that shares its
+  // date with the most records, so that date filters and GET/POST comparisons have several stable records.
+  const newest =
+    records
+      .map((r) => String(r.date))
+      .sort()
+      .pop() ?? '';
+  const count = (d: string): number => records.filter((r) => r.date === d).length;
+  const past = records
+    .filter((r) => String(r.date) < newest)
+    .sort((a, b) => count(String(b.date)) - count(String(a.date)) || String(a.trx_id).localeCompare(String(b.trx_id)));
+  const record = past[0] ?? records[0];
+  const pick = record
+    ? Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(record[k])]))
+    : undefined;
+  return {
+    ...(pick ? { record: pick } : {}),
+    seen: records.length,
+    ...(knownTrxId ? { knownTrxId } : pick ? { knownTrxId: pick.trx_id } : {}),
+  };
+}

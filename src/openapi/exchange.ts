@@ -1,0 +1,29 @@
+import type { Exchange } from './types.js';
+
+/** A JSON object body. */
+export type Body = Record<string, unknown>;
+
+/** The body as an object, or undefined when it is not a JSON object. */
+export function bodyOf(ex: Exchange): Body | undefined {
+  const b = ex.body;
+  return typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as Body) : undefined;
+}
+
+/** The records of a successful history answer, or undefined. */
+export function records(ex: Exchange): Body[] | undefined {
+  const body = bodyOf(ex);
+  if (body?.ok !== true || !Array.isArray(body.data)) return undefined;
+  return body.data.filter((r): r is Body => typeof r === 'object' && r !== null);
+}
+
+/** A phone number in 62-form: 08xxxx becomes 628xxxx; anything else is returned as is. */
+export function to62(number: unknown): string {
+  const s = String(number ?? '');
+  return s.startsWith('0') ? `62${s.slice(1)}` : s;
+}
+
+/** The saldo of a successful saldo-user answer, or undefined. */
+export function saldoOf(ex: Exchange | undefined): number | undefined {
+  const body = ex ? bodyOf(ex) : undefined;
+  return body?.ok === true && typeof body.saldo === 'number' ? body.saldo : undefined;
+}

@@ -1,0 +1,195 @@
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { convertAjvErrors } from '../shared/ajv-issues.js';
+import { absoluteRefs, DOC_ID, newAjv } from './ajv.js';
+import { derefIn } from './deref.js';
+import { type DriftOptions, findDrift } from './drift.js';
+import { type FoldedRequest, foldRequest } from './fold.js';
+import {
+  type ClauseId,
+  DocumentError,
+  type Drift,
+  ENDPOINTS,
+  type Endpoint,
+  isClauseId,
+  isEndpoint,
+  METHODS,
+  type Method,
+  type OperationInfo,
+  type ParamInfo,
+  type Params,
+} from './types.js';
+import { SchemaWalker } from './walk.js';
+
+type Schema = OpenAPIV3_1.SchemaObject;
+type Ref = OpenAPIV3_1.ReferenceObject;
+
+function isRef(value: unknown): value is Ref {
+  return typeof value === 'object' && value !== null && '$ref' in value;
+}
+
+function ext<T>(obj: object, key: string): T | undefined {
+  return (obj as Record<string, unknown>)[key] as T | undefined;
+}
+
+function componentName(ref: string): string {
+  return ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : '';
+}
+
+/**
+ * openapi.yaml, loaded and compiled: the API model. Everything that validates a request or a response (gate,
+ * probe, simulator, `h2h validate`) goes through one, and its validators are compiled once.
+ */
+export class ApiModel {
+  readonly operations: ReadonlyMap<Endpoint, OperationInfo>;
+  readonly walker: SchemaWalker;
+  private readonly responseAjv: Ajv2020;
+  private readonly requestValidators = new Map<Endpoint, ValidateFunction>();
+  private readonly successValidators = new Map<Endpoint, ValidateFunction>();
+  private readonly envelopeValidator: ValidateFunction;
+  private readonly refusalValidator: ValidateFunction;
+  private readonly inlineValidators = new WeakMap<object, ValidateFunction>();
+  private readonly roots = new Map<string, Ref>();
+
+  constructor(
+    readonly doc: OpenAPIV3_1.Document,
+    readonly source = '(in memory)',
+  ) {
+    const schemas = doc.components?.schemas;
+    if (!schemas) throw new DocumentError(`${source}: components.schemas is missing`);
+    this.walker = new SchemaWalker((v) => this.deref(v));
+    this.responseAjv = newAjv(false, schemas);
+    const requestAjv = newAjv(true, schemas);
+    this.envelopeValidator = this.compile(this.responseAjv, 'Envelope');
+    this.refusalValidator = this.compile(this.responseAjv, 'Refusal');
+    const ops = new Map<Endpoint, OperationInfo>();
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      const endpoint = path.split('/').pop() ?? '';
+      if (!isEndpoint(endpoint))
+        throw new DocumentError(`${source}: path ${path} is not one of ${ENDPOINTS.join(', ')}`);
+      const info = this.readOperation(endpoint, path, item ?? {});
+      ops.set(endpoint, info);
+      this.requestValidators.set(endpoint, this.compile(requestAjv, info.requestSchema));
+      this.successValidators.set(endpoint, this.compile(this.responseAjv, info.successSchema));
+    }
+    for (const endpoint of ENDPOINTS) {
+      if (!ops.has(endpoint)) throw new DocumentError(`${source}: path /api/${endpoint} is missing`);
+    }
+    this.operations = ops;
+  }
+
+  /** The validator of a component schema, compiled once by ajv's cache. */
+  compile(ajv: Ajv2020, component: string): ValidateFunction {
+    const validate = ajv.getSchema(`${DOC_ID}#/components/schemas/${component}`);
+    if (!validate) throw new DocumentError(`${this.source}: components.schemas.${component} is missing`);
+    return validate;
+  }
+
+  /**
+   * Problems of a value against an inline schema of the document (a media type's `oneOf`, a parameter's
+   * schema), its local `$ref`s resolved against the document. Compiled once per schema object.
+   */
+  inlineErrors(schema: Schema | Ref, value: unknown): string[] {
+    let validate = this.inlineValidators.get(schema);
+    if (!validate) {
+      validate = this.responseAjv.compile(absoluteRefs(schema) as object);
+      this.inlineValidators.set(schema, validate);
+    }
+    return validate(value) ? [] : convertAjvErrors(validate.errors ?? [], value).map((i) => `${i.path} ${i.rule}`);
+  }
+
+  operation(endpoint: Endpoint): OperationInfo {
+    const info = this.operations.get(endpoint);
+    if (!info) throw new DocumentError(`unknown endpoint ${endpoint}`);
+    return info;
+  }
+
+  /** Resolves a local `$ref` (`#/components/...`) in this document; a dangling one is a DocumentError. */
+  deref<T extends object>(value: T | Ref): T {
+    const out = derefIn<T>(this.doc, value);
+    if (out === undefined)
+      throw new DocumentError(`${this.source}: $ref ${isRef(value) ? value.$ref : ''} points at nothing`);
+    return out;
+  }
+
+  private readOperation(endpoint: Endpoint, path: string, item: OpenAPIV3_1.PathItemObject): OperationInfo {
+    const operations = {} as Record<Method, OpenAPIV3_1.OperationObject>;
+    for (const method of METHODS) {
+      const op = item[method.toLowerCase() as 'get' | 'post'];
+      if (!op) throw new DocumentError(`${this.source}: ${path} has no ${method}`);
+      operations[method] = op;
+    }
+    const params: ParamInfo[] = (operations.GET.parameters ?? []).map((p) => {
+      const param = this.deref<OpenAPIV3_1.ParameterObject>(p);
+      return {
+        name: param.name,
+        aliases: ext<string[]>(param, 'x-aliases') ?? [],
+        required: param.required === true,
+        description: param.description ?? '',
+        schema: this.deref<Schema>(param.schema ?? {}),
+      };
+    });
+    const clauses = new Set<ClauseId>();
+    for (const op of Object.values(operations)) {
+      for (const id of ext<string[]>(op, 'x-clauses') ?? []) {
+        if (!isClauseId(id)) throw new DocumentError(`${this.source}: ${path} names unknown clause ${id}`);
+        clauses.add(id);
+      }
+    }
+    const body = this.deref<OpenAPIV3_1.RequestBodyObject>(operations.POST.requestBody ?? { content: {} });
+    const bodySchema = body.content['application/json']?.schema;
+    const requestSchema = isRef(bodySchema) ? componentName(bodySchema.$ref) : '';
+    if (!requestSchema) throw new DocumentError(`${this.source}: POST ${path} body must $ref a component schema`);
+    const ok = this.deref<OpenAPIV3_1.ResponseObject>(operations.GET.responses?.['200'] ?? { description: '' });
+    const oneOf = (ok.content?.['application/json']?.schema as Schema | undefined)?.oneOf ?? [];
+    const success = oneOf.find((b) => isRef(b) && componentName(b.$ref) !== 'Refusal');
+    if (!success || !isRef(success)) {
+      throw new DocumentError(`${this.source}: ${path} 200 response must be oneOf [<result>, Refusal]`);
+    }
+    return {
+      endpoint,
+      path,
+      operations,
+      params,
+      clauses: [...clauses],
+      requestSchema,
+      successSchema: componentName(success.$ref),
+    };
+  }
+
+  /** Aliases folded into canonical names, validated against the endpoint's request schema (fold.ts). */
+  foldRequest(endpoint: Endpoint, raw: Params): FoldedRequest {
+    const validate = this.requestValidators.get(endpoint);
+    if (!validate) throw new DocumentError(`no request validator for ${endpoint}`);
+    return foldRequest(this.operation(endpoint).params, validate, raw);
+  }
+
+  /** ajv errors of the envelope (ENV-1), or [] when the body is a JSON object with boolean ok and string status. */
+  envelopeErrors(body: unknown): ErrorObject[] {
+    return this.envelopeValidator(body) ? [] : [...(this.envelopeValidator.errors ?? [])];
+  }
+
+  /** ajv errors of a success body against the endpoint's result schema. */
+  successErrors(endpoint: Endpoint, body: unknown): ErrorObject[] {
+    const validate = this.successValidators.get(endpoint);
+    if (!validate) throw new DocumentError(`no success validator for ${endpoint}`);
+    return validate(body) ? [] : [...(validate.errors ?? [])];
+  }
+
+  /** ajv errors of a refusal body against the Refusal schema. */
+  refusalErrors(body: unknown): ErrorObject[] {
+    return this.refusalValidator(body) ? [] : [...(this.refusalValidator.errors ?? [])];
+  }
+
+  /** Fields and status values the document does not name (drift.ts). */
+  drift(endpoint: Endpoint, body: unknown, opts: DriftOptions = {}): Drift[] {
+    const ok = (body as { ok?: unknown } | null)?.ok === true;
+    const name = ok ? this.operation(endpoint).successSchema : 'Refusal';
+    let root = this.roots.get(name);
+    if (!root) {
+      root = { $ref: `#/components/schemas/${name}` };
+      this.roots.set(name, root);
+    }
+    return findDrift(this.walker, root, endpoint, body, opts);
+  }
+}

@@ -1,0 +1,117 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+
+/** The four endpoints, named as the API names them (the last segment of their path). */
+export const ENDPOINTS = ['invite-member', 'history-transaksi', 'cek-trx-id', 'saldo-user'] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
+/** Endpoints the probe may call: everything but invite-member. */
+export const READ_ONLY_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id'] as const;
+export type ReadOnlyEndpoint = (typeof READ_ONLY_ENDPOINTS)[number];
+
+export const METHODS = ['GET', 'POST'] as const;
+export type Method = (typeof METHODS)[number];
+
+/** Clause ids of ../shared/api/contract-clauses.md, in the order they are listed there. */
+export const CLAUSE_IDS = [
+  'ENV-1',
+  'ENV-2',
+  'ENV-3',
+  'ENV-4',
+  'AUTH-1',
+  'BAL-1',
+  'BAL-2',
+  'HIS-1',
+  'HIS-2',
+  'HIS-3',
+  'HIS-4',
+  'HIS-5',
+  'TRX-1',
+  'TRX-2',
+  'INV-1',
+  'INV-2',
+  'INV-3',
+  'INV-4',
+  'INV-5',
+  'INV-6',
+] as const;
+export type ClauseId = (typeof CLAUSE_IDS)[number];
+
+export function isEndpoint(value: string): value is Endpoint {
+  return (ENDPOINTS as readonly string[]).includes(value);
+}
+
+export function isClauseId(value: string): value is ClauseId {
+  return (CLAUSE_IDS as readonly string[]).includes(value);
+}
+
+/** Parameters as sent on the wire: names may be aliases; GET values are strings. */
+export type Params = Record<string, unknown>;
+
+/** One request and its answer: what every check reads. */
+export interface Exchange {
+  endpoint: Endpoint;
+  method: Method;
+  /** Parameters as sent, aliases included. May hold the API key: pass through redact() before output. */
+  params: Params;
+  /** The URL as sent. On GET it holds the key: pass through redact() before output. */
+  url: string;
+  httpStatus: number;
+  contentType: string;
+  /** Response headers, names in lower case (Retry-After, say). */
+  headers?: Record<string, string>;
+  bodyText: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  body: unknown;
+  durationMs: number;
+}
+
+/** A broken clause: data, not an exception (failures of the API under test are findings). */
+export interface Finding {
+  clause: ClauseId;
+  endpoint: Endpoint;
+  method?: Method;
+  /** The alias names this request used in place of canonical names, if any. */
+  aliases?: string[];
+  /** JSON path into the response (or request) where the contract broke, e.g. `$.data[2].date`. */
+  path: string;
+  expected: string;
+  actual: string;
+  message: string;
+}
+
+/** A field or status value that openapi.yaml does not name: reported, fails only a strict run. */
+export interface Drift {
+  endpoint: Endpoint;
+  /** `http`: a refusal's HTTP status outside the team's `known_http_statuses`. */
+  kind: 'field' | 'status' | 'http';
+  /** JSON path with array indices folded to `[]`, so one drift is reported once. */
+  path: string;
+  value?: string;
+}
+
+/** One canonical parameter of an endpoint, with the aliases that stand for it. */
+export interface ParamInfo {
+  name: string;
+  aliases: string[];
+  required: boolean;
+  description: string;
+  /** The parameter's schema, with its `$ref` resolved. */
+  schema: OpenAPIV3_1.SchemaObject;
+}
+
+/** One endpoint as the document describes it, on both methods. */
+export interface OperationInfo {
+  endpoint: Endpoint;
+  path: string;
+  operations: Record<Method, OpenAPIV3_1.OperationObject>;
+  params: ParamInfo[];
+  /** Clause ids of `x-clauses` (union of both methods). */
+  clauses: ClauseId[];
+  /** Component name of the POST body schema, e.g. `InviteRequest`. */
+  requestSchema: string;
+  /** Component name of the success branch of the 200 response, e.g. `InviteResult`. */
+  successSchema: string;
+}
+
+/** A document that cannot be used: a failure of the program's input, not of the API (exit 2). */
+export class DocumentError extends Error {}

@@ -1,0 +1,189 @@
+import { checkResponse } from '../checks/judge.js';
+import { type CallResult, callApi, type Phases } from '../client/client.js';
+import { bodyOf } from '../openapi/exchange.js';
+import type { ApiModel } from '../openapi/load.js';
+import { type Drift, type Finding, type Method, READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
+
+/** Why a check failed: a bounded set, so it can be a metric label. */
+export const REASONS = [
+  'timeout',
+  'connect',
+  'tls',
+  'http_status',
+  'content_type',
+  'body_too_large',
+  'json_parse',
+  'envelope',
+  'schema',
+  'refused',
+  'clause',
+] as const;
+export type Reason = (typeof REASONS)[number];
+
+export interface CheckTarget {
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface CheckOptions {
+  method: Method;
+  timeoutMs: number;
+  bodyCap: number;
+  historyLimit: number;
+  /** For cek-trx-id: the transaction to look up. */
+  trxId?: string;
+}
+
+export interface CheckResult {
+  target: string;
+  endpoint: ReadOnlyEndpoint;
+  /** Unix seconds when the check started. */
+  at: number;
+  success: boolean;
+  reason?: Reason;
+  /** One line on why it failed (redacted before any output). */
+  message?: string;
+  /** 0 when no answer came. */
+  httpStatus: number;
+  phases: Phases;
+  totalMs: number;
+  findings: Finding[];
+  drift: Drift[];
+  /** saldo-user: the balance read. */
+  saldo?: number;
+  /** history-transaksi: the newest transaction's ID, for cek-trx-id. */
+  newestTrxId?: string;
+}
+
+function paramsFor(endpoint: ReadOnlyEndpoint, apiKey: string, opts: CheckOptions): Record<string, unknown> {
+  switch (endpoint) {
+    case 'saldo-user':
+      return { api_key: apiKey };
+    case 'history-transaksi':
+      return { api_key: apiKey, limit: opts.historyLimit };
+    case 'cek-trx-id':
+      return { api_key: apiKey, trx_id: opts.trxId };
+  }
+}
+
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
+
+/** Classifies a call into success or one bounded reason, with the clause findings and drift of its answer. */
+export function classify(
+  api: ApiModel,
+  endpoint: ReadOnlyEndpoint,
+  r: CallResult,
+): Pick<CheckResult, 'success' | 'reason' | 'message' | 'findings' | 'drift'> {
+  const none = { findings: [] as Finding[], drift: [] as Drift[] };
+  const fail = (reason: Reason, message: string) => ({ success: false, reason, message, ...none });
+  if (r.error) {
+    const reason: Reason = r.error.reason === 'reset' || r.error.reason === 'dns' ? 'connect' : r.error.reason;
+    return fail(reason, r.error.message);
+  }
+  const ex = r.exchange;
+  if (!ex) return fail('connect', 'no answer');
+  const status = ex.httpStatus;
+  if (status >= 300 && status < 400) return fail('http_status', `HTTP ${status} redirect (not followed)`);
+  if (!JSON_TYPE.test(ex.contentType)) {
+    return status >= 400
+      ? fail('http_status', `HTTP ${status}, ${ex.contentType || 'no content type'}`)
+      : fail('content_type', `content type '${ex.contentType}' is not JSON`);
+  }
+  if (ex.body === undefined)
+    return status >= 500
+      ? fail('http_status', `HTTP ${status}, body not JSON`)
+      : fail('json_parse', `the body is not valid JSON (${ex.bodyText.length} bytes)`);
+  const findings = checkResponse(api, ex);
+  const drift = api.drift(endpoint, ex.body);
+  const envelope = findings.filter((f) => f.clause === 'ENV-1');
+  if (envelope.length)
+    return {
+      success: false,
+      reason: 'envelope',
+      message: `${envelope[0]?.path}: expected ${envelope[0]?.expected}`,
+      findings,
+      drift,
+    };
+  const body = bodyOf(ex);
+  if (body?.ok === false)
+    return {
+      success: false,
+      reason: 'refused',
+      message: `ok:false status ${String(body.status)} (HTTP ${status})`,
+      findings,
+      drift,
+    };
+  if (status >= 400 || status < 200)
+    return { success: false, reason: 'http_status', message: `HTTP ${status}`, findings, drift };
+  if (api.successErrors(endpoint, ex.body).length) {
+    const f = findings[0];
+    return {
+      success: false,
+      reason: 'schema',
+      message: f ? `${f.clause} ${f.path}: expected ${f.expected}, got ${f.actual}` : 'schema',
+      findings,
+      drift,
+    };
+  }
+  if (findings.length) {
+    const f = findings[0];
+    return {
+      success: false,
+      reason: 'clause',
+      message: `${f?.clause} ${f?.path}: expected ${f?.expected}, got ${f?.actual}`,
+      findings,
+      drift,
+    };
+  }
+  return { success: true, findings, drift };
+}
+
+/**
+ * One check: one request on a fresh connection, one deadline, the body cut at the cap, redirects not
+ * followed, judged by the same validators and read-only clause checks as the suite. Only the read-only
+ * endpoints can be named; anything else throws before a byte is sent.
+ */
+export async function runCheck(
+  api: ApiModel,
+  target: CheckTarget,
+  endpoint: ReadOnlyEndpoint,
+  opts: CheckOptions,
+): Promise<CheckResult> {
+  if (!(READ_ONLY_ENDPOINTS as readonly string[]).includes(endpoint)) {
+    throw new Error(`the probe calls only ${READ_ONLY_ENDPOINTS.join(', ')}; refused '${String(endpoint)}'`);
+  }
+  const at = Date.now() / 1000;
+  const r = await callApi({
+    baseUrl: target.baseUrl,
+    endpoint,
+    method: opts.method,
+    params: paramsFor(endpoint, target.apiKey, opts),
+    timeoutMs: opts.timeoutMs,
+    bodyCap: opts.bodyCap,
+  });
+  const verdict = classify(api, endpoint, r);
+  const body = r.exchange ? bodyOf(r.exchange) : undefined;
+  const result: CheckResult = {
+    target: target.name,
+    endpoint,
+    at,
+    ...verdict,
+    httpStatus: r.exchange?.httpStatus ?? 0,
+    phases: r.phases,
+    totalMs: r.totalMs,
+  };
+  if (endpoint === 'saldo-user' && typeof body?.saldo === 'number' && body.ok === true) result.saldo = body.saldo;
+  if (endpoint === 'history-transaksi' && body?.ok === true && Array.isArray(body.data)) {
+    const records = body.data.filter(
+      (x): x is Record<string, unknown> =>
+        typeof x === 'object' && x !== null && typeof (x as Record<string, unknown>).trx_id === 'string',
+    );
+    const newest = records.reduce<Record<string, unknown> | undefined>(
+      (best, rec) => (!best || String(rec.date) > String(best.date) ? rec : best),
+      undefined,
+    );
+    if (newest) result.newestTrxId = String(newest.trx_id);
+  }
+  return result;
+}

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import type { ErrorObject } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
+import { convertAjvErrors } from './ajv-issues.js';
+import { pointerToPath } from './jsonpath.js';
+
+/** A usage or configuration error: the command prints its message and exits 2. */
+export class UsageError extends Error {}
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
+
+/** Validates a config value with ajv and throws UsageError with one exact line per problem. */
+export function checkConfig<T>(schema: object, value: unknown, source: string): T {
+  const validate = ajv.compile(schema);
+  if (validate(value)) return value as T;
+  throw new UsageError(
+    `${source} is invalid:\n${configLines(validate.errors ?? [], value)
+      .map((l) => `  - ${l}`)
+      .join('\n')}`,
+  );
+}
+
+/** One line per problem of a config: `$.targets[0].timeout: must match ...`, `$: unknown field 'x'`. */
+function configLines(errors: readonly ErrorObject[], value: unknown): string[] {
+  return convertAjvErrors(errors, value).map((i) => {
+    if (i.keyword === 'required')
+      return `${pointerToPath(i.pointer.slice(0, i.pointer.lastIndexOf('/')))}: missing required field '${i.property}'`;
+    if (i.keyword === 'additionalProperties') return `${i.path}: unknown field '${i.property}'`;
+    return `${i.path}: ${i.rule}`;
+  });
+}
+
+/** Reads and parses a YAML (or JSON) file, turning every failure into a UsageError that names the file. */
+export function readYamlFile(path: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`${what} ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  try {
+    return parse(text);
+  } catch (err) {
+    throw new UsageError(`${what} ${path} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Reads a secret from a file (first line, trimmed); never echoes its content in an error. */
+export function readSecretFile(path: string, what: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`${what} ${path}: ${code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
+  }
+  const secret = text.split(/\r?\n/)[0]?.trim() ?? '';
+  if (!secret) throw new UsageError(`${what} ${path} is empty`);
+  return secret;
+}

@@ -1,0 +1,81 @@
+import { buildCatalogue } from '../src/gate/catalogue/index.ts';
+import { configFromEnv } from '../src/gate/config.ts';
+import { type EffectiveConfig, writeRunFile } from '../src/gate/handover.ts';
+import { discover, httpSend } from '../src/gate/in-process-runner.ts';
+import { planRun } from '../src/gate/plan.ts';
+import { preflight } from '../src/gate/preflight.ts';
+import { newRunId } from '../src/gate/trx-ids.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { maskPhone, redact, registerSecret } from '../src/redact.ts';
+import { TokenBucket } from '../src/shared/token-bucket.ts';
+import { startEmbedded } from '../src/simulator/embedded.ts';
+
+/**
+ * Once per run (a composition root, like the CLI): start the embedded simulator when no base URL is given,
+ * check the target and the key, read the target's own history, print what the run can spend, and write the
+ * run file that everything after it plans from.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const { apiKey: givenKey, ...given } = configFromEnv();
+  let close = async (): Promise<void> => {};
+  let cfg: EffectiveConfig;
+  let apiKey = givenKey ?? '';
+  if (given.baseUrl) {
+    cfg = { ...given, baseUrl: given.baseUrl, maxInvites: given.maxInvites ?? 10 };
+  } else {
+    const e = await startEmbedded(given.simulator, givenKey);
+    close = () => e.sim.close();
+    apiKey = e.apiKey;
+    process.env.H2H_API_KEY = apiKey;
+    cfg = {
+      ...given,
+      baseUrl: e.baseUrl,
+      product: given.product ?? e.product,
+      kind: given.kind ?? e.kind,
+      msisdns: given.msisdns.length ? given.msisdns : e.msisdns,
+      maxInvites: given.maxInvites ?? e.maxInvites,
+    };
+    const extras = [
+      given.simulator.fault && `fault ${given.simulator.fault}`,
+      given.simulator.legal && `reading ${given.simulator.legal}`,
+    ];
+    console.log(
+      `h2h contract: embedded simulator at ${e.baseUrl}${extras.some(Boolean) ? ` with ${extras.filter(Boolean).join(', ')}` : ''}`,
+    );
+  }
+  registerSecret(apiKey);
+  const targetLabel = given.baseUrl ? redact(given.baseUrl) : '(embedded simulator)';
+  const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
+  const policy = {
+    maxWaitMs: cfg.maxWaitMs,
+    ...(cfg.rateLimit ? { throttle: new TokenBucket(cfg.rateLimit, 1) } : {}),
+  };
+  try {
+    const { saldo } = await preflight(raw, policy, apiKey, targetLabel);
+    const data = await discover(raw, policy, { ...cfg, apiKey });
+    const { remove } = writeRunFile({ config: cfg, targetLabel, data, runId: newRunId() });
+    const plan = planRun(buildCatalogue(loadApiModel()), cfg);
+    const skippedByCap = plan.entries.filter((e) => e.skip?.startsWith('over the invite cap')).length;
+    if (cfg.allowWrites) {
+      console.log(
+        `h2h contract: spend: at most ${cfg.maxInvites} invite(s) can be charged in this run (--max-invites): ` +
+          `${plan.writes} that a conformant API carries out (product ${cfg.product ?? '(none)'}, numbers ${cfg.msisdns.map(maskPhone).join(', ')}), ` +
+          `the rest only if it accepts invites it must refuse${typeof saldo === 'number' ? `; balance now ${saldo}` : ''}` +
+          `${skippedByCap ? `; ${skippedByCap} writing scenario(s) over the cap will be skipped` : ''}`,
+      );
+    } else {
+      console.log(
+        'h2h contract: read-only run: no invite request that could succeed will be sent (--allow-writes to change)',
+      );
+    }
+    if (!data.record)
+      console.log('h2h contract: the account has no history: scenarios that take their data from it are skipped');
+    return async () => {
+      remove();
+      await close();
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { lintDocument } from '../src/docs/rules.ts';
+import { apiModelFromText, DEFAULT_DOCUMENT_PATH, loadApiModel } from '../src/openapi/load.ts';
+import { CLAUSE_IDS, ENDPOINTS } from '../src/openapi/types.ts';
+import { ROOT } from './helpers.ts';
+
+const api = loadApiModel();
+const text = readFileSync(DEFAULT_DOCUMENT_PATH, 'utf8');
+
+describe('openapi.yaml', () => {
+  it('holds the four endpoints, each with GET and POST', () => {
+    assert.deepEqual([...api.operations.keys()].sort(), [...ENDPOINTS].sort());
+    for (const op of api.operations.values()) {
+      assert.ok(op.operations.GET.operationId && op.operations.POST.operationId, op.path);
+    }
+  });
+
+  it('names every alias of the provider description as x-aliases, and in the description', () => {
+    const want: Record<string, Record<string, string[]>> = {
+      'invite-member': {
+        api_key: ['key'],
+        trx_id: ['trxid'],
+        product_code: ['produk', 'code'],
+        msisdn: ['number', 'nomor'],
+        name: ['nama'],
+        kind: ['type'],
+      },
+      'history-transaksi': {
+        api_key: ['key'],
+        limit: [],
+        q: ['search', 'nomor'],
+        date: ['tanggal'],
+        month: ['bulan'],
+        year: ['tahun'],
+      },
+      'cek-trx-id': { api_key: ['key'], trx_id: ['trxid'] },
+      'saldo-user': { api_key: ['key'] },
+    };
+    for (const [endpoint, params] of Object.entries(want)) {
+      const info = api.operation(endpoint as (typeof ENDPOINTS)[number]);
+      assert.deepEqual(Object.fromEntries(info.params.map((p) => [p.name, p.aliases])), params, endpoint);
+      for (const p of info.params)
+        for (const a of p.aliases) assert.match(p.description, new RegExp(`\`${a}\``), `${endpoint} ${p.name}`);
+    }
+  });
+
+  it('attaches every clause id of contract-clauses.md to an operation', () => {
+    const attached = new Set([...api.operations.values()].flatMap((o) => o.clauses));
+    assert.deepEqual(
+      CLAUSE_IDS.filter((id) => !attached.has(id)),
+      [],
+    );
+    const clausesFile = `${ROOT}../shared/api/contract-clauses.md`;
+    if (existsSync(clausesFile)) {
+      const ids = [...readFileSync(clausesFile, 'utf8').matchAll(/^- ([A-Z]+-\d+) /gm)].map((m) => m[1]);
+      assert.deepEqual(ids, [...CLAUSE_IDS], 'CLAUSE_IDS follows contract-clauses.md');
+    }
+  });
+
+  it('marks assumptions with x-assumption', () => {
+    const count = (text.match(/x-assumption:/g) ?? []).length;
+    assert.ok(count >= 15, `found ${count}`);
+    for (const topic of [
+      'HTTP status',
+      'limit',
+      'currency',
+      'trx_id can be used once',
+      'missing, empty or wrong key',
+    ]) {
+      assert.ok(text.includes(topic), `an assumption covers ${topic}`);
+    }
+  });
+
+  it('keeps every toolkit lint rule, every example validating against its own schema', () => {
+    assert.deepEqual(lintDocument(api.doc), []);
+  });
+
+  it('the example rule finds a broken example', () => {
+    const broken = apiModelFromText(
+      text.replace('saldo: 150000\n            wrongKey', "saldo: '150000'\n            wrongKey"),
+      'broken.yaml',
+    );
+    const problems = lintDocument(broken.doc);
+    // The response component is shared by GET and POST, so the one broken example is found on both.
+    assert.deepEqual(
+      problems.map((p) => [p.rule, p.at]),
+      [
+        ['examples-valid', '/api/saldo-user GET response 200 examples.success'],
+        ['examples-valid', '/api/saldo-user POST response 200 examples.success'],
+      ],
+    );
+    assert.match(problems[0]?.message ?? '', /\/saldo must be integer/);
+  });
+
+  it('redocly lint reports no errors', () => {
+    const r = spawnSync(process.execPath, [`${ROOT}node_modules/@redocly/cli/bin/cli.js`, 'lint', 'openapi.yaml'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /Your API description is valid/);
+  });
+});
+
+describe('request folding', () => {
+  it('folds aliases into canonical names', () => {
+    const f = api.foldRequest('invite-member', {
+      key: 'k',
+      trxid: 't',
+      code: 'P',
+      nomor: '081234567890',
+      type: 'akrab',
+      nama: 'x',
+    });
+    assert.deepEqual(f.problems, []);
+    assert.deepEqual(f.params, {
+      api_key: 'k',
+      trx_id: 't',
+      product_code: 'P',
+      msisdn: '081234567890',
+      name: 'x',
+      kind: 'akrab',
+    });
+    assert.deepEqual(f.sentAs.msisdn, ['nomor']);
+  });
+
+  it('refuses two aliases of one parameter with different values, and accepts equal ones', () => {
+    assert.deepEqual(api.foldRequest('saldo-user', { api_key: 'a', key: 'a' }).problems, []);
+    const f = api.foldRequest('history-transaksi', { api_key: 'a', search: 'x', nomor: 'y' });
+    assert.deepEqual(
+      f.problems.map((p) => [p.param, p.code]),
+      [['q', 'conflict']],
+    );
+  });
+
+  it('names missing and invalid parameters', () => {
+    const f = api.foldRequest('invite-member', { api_key: 'a', msisdn: '0812', kind: 'family' });
+    const got = Object.fromEntries(f.problems.map((p) => [p.param, p.code]));
+    assert.deepEqual(got, { trx_id: 'missing', product_code: 'missing', msisdn: 'invalid', kind: 'invalid' });
+    const h = api.foldRequest('history-transaksi', {
+      api_key: 'a',
+      limit: '0',
+      date: '2026-02-30',
+      month: '13',
+      year: '26',
+    });
+    assert.deepEqual(h.problems.map((p) => p.param).sort(), ['date', 'limit', 'month', 'year']);
+  });
+
+  it('reads GET strings as the schema types', () => {
+    assert.equal(api.foldRequest('history-transaksi', { api_key: 'a', limit: '7' }).params.limit, 7);
+  });
+});
+
+describe('drift', () => {
+  it('lists fields and status values the document does not name, once per path', () => {
+    const drift = api.drift('history-transaksi', {
+      ok: true,
+      status: 'SUCCESS',
+      server_time: 'x',
+      data: [
+        { trx_id: 'a', manager_number: '1', member_number: '2', date: '2026-01-01', product: 'P' },
+        { trx_id: 'b', manager_number: '1', member_number: '2', date: '2026-01-01', product: 'Q' },
+      ],
+    });
+    assert.deepEqual(drift.map((d) => d.path).sort(), ['$.data[].product', '$.server_time']);
+    // The provider documents no refusal status: drift only against the list a team gives.
+    assert.deepEqual(api.drift('saldo-user', { ok: false, status: 'GAGAL' }), []);
+    const known = { knownStatuses: ['INVALID_API_KEY'], knownHttpStatuses: [401] };
+    assert.deepEqual(api.drift('saldo-user', { ok: false, status: 'GAGAL' }, { ...known, httpStatus: 400 }), [
+      { endpoint: 'saldo-user', kind: 'status', path: '$.status', value: 'GAGAL' },
+      { endpoint: 'saldo-user', kind: 'http', path: 'HTTP status', value: '400' },
+    ]);
+    assert.deepEqual(
+      api.drift('saldo-user', { ok: false, status: 'INVALID_API_KEY', message: 'x' }, { ...known, httpStatus: 401 }),
+      [],
+    );
+    // A transaction state the document does not name is drift, unless the team lists it.
+    const pending = { ok: true, status: 'SUCCESS', data: { trx_id: 'T', status: 'PENDING' } };
+    assert.equal(api.drift('cek-trx-id', pending).length, 1);
+    assert.deepEqual(api.drift('cek-trx-id', pending, { knownStatuses: ['PENDING'] }), []);
+  });
+});
