@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadApiModel } from '../src/openapi/load.ts';
-import { runCheck } from '../src/probe/probe-endpoint.ts';
+import { probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import type { LogEntry } from '../src/simulator/server.ts';
 import { freePort } from '../test/helpers.ts';
 import { machineLine, median } from './machine.ts';
@@ -96,7 +96,7 @@ try {
 
   // Warm-up, then latency: sequential, each measurement paired with the server's own timing of that request.
   for (let i = 0; i < 20; i++) {
-    await runCheck(api, target, 'saldo-user', opts);
+    await probeEndpoint(api, target, 'saldo-user', opts);
     await bbOnce();
   }
   const probeDiff: number[] = [];
@@ -106,7 +106,7 @@ try {
   const truth: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     const before = (await serverLog()).length;
-    const r = await runCheck(api, target, 'saldo-user', opts);
+    const r = await probeEndpoint(api, target, 'saldo-user', opts);
     if (!r.success) throw new Error(`probe check failed: ${r.reason} ${r.message}`);
     const b = await bbOnce();
     const log = await serverLog();
@@ -133,7 +133,7 @@ try {
   gc?.();
   const cpu0 = process.cpuUsage();
   const rss0 = process.memoryUsage().rss / 2 ** 20;
-  await pool(CPU_CHECKS, () => runCheck(api, target, 'saldo-user', opts));
+  await pool(CPU_CHECKS, () => probeEndpoint(api, target, 'saldo-user', opts));
   const cpu1 = process.cpuUsage(cpu0);
   const rss1 = process.memoryUsage().rss / 2 ** 20;
   const probeCpu = (cpu1.user + cpu1.system) / 1000;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CHECKS } from '../src/checks/index.ts';
+import { judgeClauses } from '../src/checks/judge.ts';
 import type { Evidence } from '../src/checks/types.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS, type ClauseId } from '../src/openapi/types.ts';
@@ -412,6 +413,61 @@ const TABLE: Row[] = [
   },
 ];
 
+/** Where each breaking row must be caught: a finding at another path would not prove the clause. */
+const BREAKS_AT: Record<string, string> = {
+  'ENV-1: html body': '$',
+  'ENV-1: ok as string': '$.ok',
+  'ENV-1: no status': '$.status',
+  'ENV-1: array body': '$',
+  'ENV-2: invite echoes the other trx_id': '$.trx_id',
+  'ENV-2: invite places another member': '$.detail.member',
+  'ENV-2: one answer complete, the other at its limit': '$.data',
+  'ENV-2: record missing on POST': '$.data',
+  'ENV-2: status differs': '$.status',
+  'ENV-2: saldo type differs': '$.saldo (type)',
+  'ENV-3: alias ignored': '$.data',
+  'ENV-3: alias refused': '$.ok',
+  'ENV-4: ok true status OK': '$.status',
+  'ENV-4: ok false status SUCCESS': '$.ok',
+  'ENV-4: ok true on HTTP 500': '$.ok',
+  'AUTH-1: ok true': '$.ok',
+  'AUTH-1: refused but saldo shown': '$.saldo',
+  'AUTH-1: refused but records shown': '$.data',
+  'AUTH-1: refused but detail shown': '$.detail',
+  'BAL-1: string saldo': '$.saldo',
+  'BAL-1: fraction': '$.saldo',
+  'BAL-1: missing saldo': '$.saldo',
+  'BAL-1: refused': '$.ok',
+  'BAL-2: balance rose': '$.saldo',
+  'HIS-1: DD-MM-YYYY date': '$.data[0].date',
+  'HIS-1: impossible date': '$.data[0].date',
+  'HIS-1: numeric trx_id': '$.data[0].trx_id',
+  'HIS-1: data not an array': '$.data',
+  'HIS-2: three for limit=2': '$.data.length',
+  'HIS-3: other date': '$.data[0].date',
+  'HIS-3: other month': '$.data[0].date',
+  'HIS-3: other year by alias': '$.data[0].date',
+  'HIS-4: record without S': '$.data[1]',
+  'HIS-5: record hidden': '$.data',
+  'TRX-1: other id': '$.data.trx_id',
+  'TRX-1: no status': '$.data.status',
+  'TRX-2: phantom record': '$',
+  'INV-1: numeric slot': '$.detail.slot',
+  'INV-1: other trx_id': '$.trx_id',
+  'INV-1: manager not 62': '$.detail.manager',
+  'INV-2: 08 echoed': '$.detail.member',
+  'INV-2: other number': '$.detail.member',
+  'INV-3: accepted': '$.ok',
+  'INV-4: accepted': '$.ok',
+  'INV-4: not JSON': '$.ok',
+  'INV-5: two records': '$.data',
+  'INV-5: charged twice': '$.saldo',
+  'INV-5: charged twice, concurrent': '$.saldo',
+  'INV-6: not in lookup': '$.data',
+  'INV-6: not in history': '$.data',
+  'INV-6: other member in history': '$.data[].member_number',
+};
+
 describe('clause checks on hand-made evidence', () => {
   it('the table covers every clause of contract-clauses.md', () => {
     assert.deepEqual(
@@ -422,14 +478,19 @@ describe('clause checks on hand-made evidence', () => {
   });
 
   for (const row of TABLE) {
-    const check = CHECKS[row.clause];
     it(`${row.clause} passes on evidence that keeps it`, () => {
-      for (const ev of row.keep) assert.deepEqual(check.run(ev, { api }), [], `${row.clause} keep case`);
+      for (const ev of row.keep) assert.deepEqual(judgeClauses(api, [row.clause], ev), [], `${row.clause} keep case`);
     });
     for (const [label, ev] of row.breaks) {
       it(`${row.clause} fails on: ${label}`, () => {
-        const found = check.run(ev, { api });
+        const found = judgeClauses(api, [row.clause], ev);
         assert.ok(found.length > 0, `${row.clause} should fail on ${label}`);
+        const at = BREAKS_AT[`${row.clause}: ${label}`];
+        assert.ok(at, `BREAKS_AT names where '${row.clause}: ${label}' breaks`);
+        assert.ok(
+          found.some((f) => f.path === at),
+          `${row.clause} on ${label}: a finding at ${at}, got ${found.map((f) => f.path).join(', ')}`,
+        );
         for (const f of found) {
           assert.equal(f.clause, row.clause);
           assert.ok(
@@ -442,16 +503,15 @@ describe('clause checks on hand-made evidence', () => {
   }
 
   it('a finding names the alias that carried the request', () => {
-    const [f] = CHECKS['HIS-3'].run(
-      { exchange: hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-02')], 'GET') },
-      { api },
-    );
+    const [f] = judgeClauses(api, ['HIS-3'], {
+      exchange: hist({ tanggal: '2026-01-01' }, [rec('A', '2026-01-02')], 'GET'),
+    });
     assert.equal(f?.method, 'GET');
     assert.deepEqual(f?.aliases, ['tanggal']);
     assert.equal(f?.path, '$.data[0].date');
   });
 
   it('a check without the evidence it needs throws (a caller bug, not a finding)', () => {
-    assert.throws(() => CHECKS['INV-6'].run({ exchange: invite }, { api }), /needs evidence 'invite'/);
+    assert.throws(() => judgeClauses(api, ['INV-6'], { exchange: invite }), /check INV-6 needs evidence 'invite'/);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CHECKS } from '../src/checks/index.ts';
+import { judgeClauses } from '../src/checks/judge.ts';
 import { callApi } from '../src/client/client.ts';
 import type { Exchange } from '../src/openapi/types.ts';
 import { loadFixture } from '../src/simulator/fixtures.ts';
@@ -39,10 +39,8 @@ async function race(fault: 'duplicate-trx-accepted' | null) {
     const [invite, ...repeats] = all.sort(
       (a, b) => Number((b.body as { ok: boolean }).ok) - Number((a.body as { ok: boolean }).ok),
     );
-    const findings = CHECKS['INV-5'].run(
-      { invite, repeats, saldoBefore, saldoAfter, history, unitPrice: price },
-      { api },
-    );
+    assert.ok(invite);
+    const findings = judgeClauses(api, ['INV-5'], { invite, repeats, saldoBefore, saldoAfter, history, unitPrice: price });
     return {
       all,
       findings,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { checkResponse } from '../src/checks/judge.ts';
+import { judgeAnswer } from '../src/checks/judge.ts';
 import { ENDPOINTS, type Exchange } from '../src/openapi/types.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { api } from './sim-harness.ts';
@@ -202,7 +202,7 @@ describe('malformed and random requests', () => {
             durationMs: 0,
           };
           // ENV-1, ENV-4 and (for ok:true) the endpoint's result schema, judged by the shared checks.
-          const findings = checkResponse(api, exchange).filter(
+          const findings = judgeAnswer(api, exchange).filter(
             (f) => ['ENV-1', 'ENV-4'].includes(f.clause) || body.ok === true,
           );
           const serious = findings.filter(

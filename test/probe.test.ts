@@ -14,7 +14,7 @@ import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { PROBE_DEFAULTS, type ProbeConfig } from '../src/probe/config.ts';
 import { PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
-import { REASONS, type Reason, runCheck } from '../src/probe/probe-endpoint.ts';
+import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
@@ -61,12 +61,12 @@ describe('each check: one bounded reason, within its deadline', () => {
   const check = (
     endpoint: 'saldo-user' | 'history-transaksi' = 'saldo-user',
     target = { name: 'sim', baseUrl: sim.url, apiKey: sim.apiKey },
-  ) => runCheck(api, target, endpoint, opts);
+  ) => probeEndpoint(api, target, endpoint, opts);
 
-  const cases: [FaultName | null, 'saldo-user' | 'history-transaksi', Reason | 'success'][] = [
+  const cases: [FaultName | null, 'saldo-user' | 'history-transaksi', ProbeReason | 'success'][] = [
     [null, 'saldo-user', 'success'],
     [null, 'history-transaksi', 'success'],
-    ['reset', 'saldo-user', 'connect'],
+    ['reset', 'saldo-user', 'reset'],
     ['hang', 'saldo-user', 'timeout'],
     ['slow-drip', 'saldo-user', 'timeout'],
     ['http-500-html', 'saldo-user', 'http_status'],
@@ -113,11 +113,11 @@ describe('each check: one bounded reason, within its deadline', () => {
 });
 
 describe('read-only by construction', () => {
-  it('runCheck refuses invite-member before sending anything', async () => {
+  it('probeEndpoint refuses invite-member before sending anything', async () => {
     const sim = await startSimulator();
     try {
       await assert.rejects(
-        runCheck(api, { name: 's', baseUrl: sim.url, apiKey: sim.apiKey }, 'invite-member' as never, {
+        probeEndpoint(api, { name: 's', baseUrl: sim.url, apiKey: sim.apiKey }, 'invite-member' as never, {
           method: 'POST',
           timeoutMs: 500,
           bodyCap: 1024,
@@ -232,7 +232,7 @@ describe('the running probe', () => {
   });
 
   for (const [fault, reason] of [
-    ['reset', 'connect'],
+    ['reset', 'reset'],
     ['hang', 'timeout'],
     ['http-500-html', 'http_status'],
     ['invalid-json', 'json_parse'],
@@ -305,7 +305,7 @@ describe('the running probe', () => {
       'sim',
       'down',
       ...READ_ONLY_ENDPOINTS,
-      ...REASONS,
+      ...PROBE_REASONS,
       ...Object.values(PHASES),
       ...CLAUSE_IDS,
     ]);
@@ -436,10 +436,10 @@ describe('probe process and server', () => {
     }
   });
 
-  it('--once exits 0 when every check succeeded, 1 otherwise, and prints JSON with --json', async () => {
+  it('--once exits 0 when every probe succeeded, 1 otherwise, and prints JSON with --json', async () => {
     const good = await runCli(['probe', '--once']);
     assert.equal(good.code, 0, good.stderr);
-    assert.match(good.stdout, /every check succeeded/);
+    assert.match(good.stdout, /every probe succeeded/);
     const sim = await startSimulator({ fault: { name: 'saldo-as-string' } });
     try {
       const bad = await runCli(['probe', '--once', '--json', '--base-url', sim.url, '--api-key', sim.apiKey]);

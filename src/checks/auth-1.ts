@@ -1,15 +1,15 @@
 import { bodyOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need } from './util.js';
+import { defineCheck } from './types.js';
+import { finding} from './util.js';
 
 /** AUTH-1: a missing, empty or wrong key never yields ok true, and the answer carries no account data. */
-export const auth1: Check = {
+export const auth1 = defineCheck({
   id: 'AUTH-1',
   title: 'a missing, empty or wrong api_key is refused and reveals no account data',
   scope: 'refusal',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const body = bodyOf(ex);
     if (!body) return [];
     const out = [];
@@ -22,4 +22,4 @@ export const auth1: Check = {
     if (hasRecords) out.push(finding(api, 'AUTH-1', ex, '$.data', '(absent or empty: no records)', data));
     return out;
   },
-};
+});

@@ -1,15 +1,15 @@
 import { bodyOf, saldoOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need } from './util.js';
+import { defineCheck } from './types.js';
+import { finding} from './util.js';
 
 /** BAL-2: a successful invite never raises the balance. */
-export const bal2: Check = {
+export const bal2 = defineCheck({
   id: 'BAL-2',
   title: 'a successful invite never raises the balance',
   scope: 'multi',
   needs: ['invite', 'saldoBefore', 'saldoAfter'],
   run(ev, { api }) {
-    const { invite, saldoBefore, saldoAfter } = need(this, ev, 'invite', 'saldoBefore', 'saldoAfter');
+    const { invite, saldoBefore, saldoAfter } = ev;
     if (bodyOf(invite)?.ok !== true) return [];
     const before = saldoOf(saldoBefore);
     const after = saldoOf(saldoAfter);
@@ -22,4 +22,4 @@ export const bal2: Check = {
       ? [finding(api, 'BAL-2', saldoAfter, '$.saldo', `<= ${before} (the balance before the invite)`, after)]
       : [];
   },
-};
+});

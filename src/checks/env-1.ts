@@ -1,19 +1,19 @@
 import { ajvErrorsToFindings } from '../openapi/ajv-errors.js';
-import type { Check } from './types.js';
-import { finding, need, where } from './util.js';
+import { defineCheck } from './types.js';
+import { finding, where} from './util.js';
 
 /** ENV-1: every response is a JSON object with a boolean `ok` and a string `status`. */
-export const env1: Check = {
+export const env1 = defineCheck({
   id: 'ENV-1',
   title: 'every response is a JSON object with boolean ok and string status',
   scope: 'response',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     if (ex.body === undefined) {
       return [finding(api, 'ENV-1', ex, '$', 'a JSON body', ex.bodyText.slice(0, 80) || '(empty body)')];
     }
     const at = where(api, ex);
     return ajvErrorsToFindings(api.envelopeErrors(ex.body), 'ENV-1', ex, ex.body).map((f) => ({ ...f, ...at }));
   },
-};
+});

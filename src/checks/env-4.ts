@@ -1,15 +1,15 @@
 import { bodyOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need } from './util.js';
+import { defineCheck } from './types.js';
+import { finding} from './util.js';
 
 /** ENV-4: success is ok true with status SUCCESS; a refusal (also any HTTP error status) is ok false. */
-export const env4: Check = {
+export const env4 = defineCheck({
   id: 'ENV-4',
   title: 'success is ok true with status SUCCESS; a refusal has ok false',
   scope: 'response',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const body = bodyOf(ex);
     if (!body || typeof body.ok !== 'boolean') return [];
     if (body.ok && body.status !== 'SUCCESS') {
@@ -23,4 +23,4 @@ export const env4: Check = {
     }
     return [];
   },
-};
+});

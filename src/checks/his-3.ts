@@ -1,16 +1,16 @@
 import { records } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need, param } from './util.js';
+import { defineCheck } from './types.js';
+import { finding, param} from './util.js';
 
 /** HIS-3: date, month and year filters return only records that match every given filter. */
-export const his3: Check = {
+export const his3 = defineCheck({
   id: 'HIS-3',
   title: 'date, month and year filters return only matching records',
   scope: 'response',
   needs: ['exchange'],
   applies: (ex, { api }) => ['date', 'month', 'year'].some((n) => param(api, ex, n) !== undefined),
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const data = records(ex) ?? [];
     const date = param(api, ex, 'date');
     const month = param(api, ex, 'month');
@@ -28,4 +28,4 @@ export const his3: Check = {
     }
     return out;
   },
-};
+});

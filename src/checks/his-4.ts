@@ -1,19 +1,19 @@
 import { records, to62 } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need, param } from './util.js';
+import { defineCheck } from './types.js';
+import { finding, param} from './util.js';
 
 /** Fields q is matched against; product fields are not documented, so they count only when present. */
 const SEARCHED = ['manager_number', 'member_number', 'trx_id', 'product', 'product_code', 'produk'];
 
 /** HIS-4: q=S returns only records in which S occurs in a number, the transaction ID or the product. */
-export const his4: Check = {
+export const his4 = defineCheck({
   id: 'HIS-4',
   title: 'q=S returns only records that contain S',
   scope: 'response',
   needs: ['exchange'],
   applies: (ex, { api }) => param(api, ex, 'q') !== undefined,
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const q = param(api, ex, 'q');
     if (q === undefined) return [];
     // Case is not shown by the provider: an occurrence in any letter case counts.
@@ -30,4 +30,4 @@ export const his4: Check = {
     }
     return out;
   },
-};
+});

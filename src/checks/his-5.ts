@@ -1,19 +1,19 @@
 import { records } from '../openapi/exchange.js';
 import { historyComplete } from './outcome.js';
-import type { Check } from './types.js';
-import { finding, need } from './util.js';
+import { defineCheck } from './types.js';
+import { finding} from './util.js';
 
 /**
  * HIS-5: a filter taken from an existing record returns that record. Judged only on a complete answer
  * (fewer records than its limit): a page that reached its limit may hold the record on another page.
  */
-export const his5: Check = {
+export const his5 = defineCheck({
   id: 'HIS-5',
   title: 'a filter does not hide the record it matches',
   scope: 'multi',
   needs: ['exchange', 'expectedRecord'],
   run(ev, { api }) {
-    const { exchange: ex, expectedRecord } = need(this, ev, 'exchange', 'expectedRecord');
+    const { exchange: ex, expectedRecord } = ev;
     const data = records(ex);
     if (data?.some((r) => r.trx_id === expectedRecord.trx_id)) return [];
     if (data && historyComplete(api, ex) !== true) return [];
@@ -28,4 +28,4 @@ export const his5: Check = {
       ),
     ];
   },
-};
+});

@@ -1,15 +1,15 @@
 import { bodyOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { expectSuccess, finding, need, param } from './util.js';
+import { defineCheck } from './types.js';
+import { expectSuccess, finding, param} from './util.js';
 
 /** INV-1: a successful invite has the documented shape and echoes the request's trx_id. */
-export const inv1: Check = {
+export const inv1 = defineCheck({
   id: 'INV-1',
   title: 'a successful invite has the documented result and echoes trx_id',
   scope: 'response',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const out = expectSuccess(api, 'INV-1', ex);
     const requested = param(api, ex, 'trx_id');
     const got = bodyOf(ex)?.trx_id;
@@ -18,4 +18,4 @@ export const inv1: Check = {
     }
     return out;
   },
-};
+});

@@ -1,15 +1,15 @@
 import { bodyOf, to62 } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need, param } from './util.js';
+import { defineCheck } from './types.js';
+import { finding, param} from './util.js';
 
 /** INV-2: detail.member is the requested msisdn in 62-form. */
-export const inv2: Check = {
+export const inv2 = defineCheck({
   id: 'INV-2',
   title: 'detail.member is the requested msisdn in 62-form',
   scope: 'response',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const body = bodyOf(ex);
     if (body?.ok !== true) return [];
     const msisdn = param(api, ex, 'msisdn');
@@ -18,4 +18,4 @@ export const inv2: Check = {
     const want = to62(msisdn);
     return member === want ? [] : [finding(api, 'INV-2', ex, '$.detail.member', JSON.stringify(want), member)];
   },
-};
+});

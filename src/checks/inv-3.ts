@@ -1,16 +1,16 @@
 import { bodyOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need } from './util.js';
+import { defineCheck } from './types.js';
+import { finding} from './util.js';
 
 /** INV-3: a bad msisdn is refused with ok false. */
-export const inv3: Check = {
+export const inv3 = defineCheck({
   id: 'INV-3',
   title: 'an msisdn not beginning with 08 or 62, or not all digits, is refused',
   scope: 'refusal',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const ok = bodyOf(ex)?.ok;
     return ok === false ? [] : [finding(api, 'INV-3', ex, '$.ok', 'false (refused)', ok)];
   },
-};
+});

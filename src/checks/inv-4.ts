@@ -1,16 +1,16 @@
 import { bodyOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need } from './util.js';
+import { defineCheck } from './types.js';
+import { finding} from './util.js';
 
 /** INV-4: a request missing a required parameter, or with a kind other than akrab or circle, is refused with ok false. */
-export const inv4: Check = {
+export const inv4 = defineCheck({
   id: 'INV-4',
   title: 'a request missing trx_id, product_code or msisdn, or with a bad kind, is refused',
   scope: 'refusal',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const ok = bodyOf(ex)?.ok;
     return ok === false ? [] : [finding(api, 'INV-4', ex, '$.ok', 'false (refused)', ok)];
   },
-};
+});

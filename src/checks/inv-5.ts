@@ -1,23 +1,15 @@
 import { records, saldoOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need, param } from './util.js';
+import { defineCheck } from './types.js';
+import { finding, param} from './util.js';
 
 /** INV-5: a used trx_id never creates a second transaction: one history record at most, one charge at most. */
-export const inv5: Check = {
+export const inv5 = defineCheck({
   id: 'INV-5',
   title: 'a repeated trx_id creates no second transaction and no second charge',
   scope: 'multi',
   needs: ['invite', 'repeats', 'history', 'saldoBefore', 'saldoAfter'],
   run(ev, { api }) {
-    const { invite, history, saldoBefore, saldoAfter } = need(
-      this,
-      ev,
-      'invite',
-      'repeats',
-      'history',
-      'saldoBefore',
-      'saldoAfter',
-    );
+    const { invite, history, saldoBefore, saldoAfter } = ev;
     const trxId = param(api, invite, 'trx_id');
     const out = [];
     const carrying = (records(history) ?? []).filter((r) => r.trx_id === trxId);
@@ -51,4 +43,4 @@ export const inv5: Check = {
     }
     return out;
   },
-};
+});

@@ -1,15 +1,15 @@
 import { bodyOf, records, to62 } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need, param } from './util.js';
+import { defineCheck } from './types.js';
+import { finding, param} from './util.js';
 
 /** INV-6: a successful invite is found by cek-trx-id (SUCCESS) and by history q=<trx_id>, with its numbers. */
-export const inv6: Check = {
+export const inv6 = defineCheck({
   id: 'INV-6',
   title: 'a successful invite can be seen in cek-trx-id and history',
   scope: 'multi',
   needs: ['invite', 'lookup', 'history'],
   run(ev, { api }) {
-    const { invite, lookup, history } = need(this, ev, 'invite', 'lookup', 'history');
+    const { invite, lookup, history } = ev;
     const inv = bodyOf(invite);
     if (inv?.ok !== true) return [];
     const trxId = param(api, invite, 'trx_id');
@@ -46,4 +46,4 @@ export const inv6: Check = {
     }
     return out;
   },
-};
+});

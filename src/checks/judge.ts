@@ -3,18 +3,25 @@ import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { CHECKS } from './index.js';
-import type { Evidence } from './types.js';
+import type { Check, Evidence } from './types.js';
 
-/** Runs the named clause checks on one piece of evidence. */
-export function runChecks(api: ApiModel, ids: readonly ClauseId[], evidence: Evidence): Finding[] {
-  return ids.flatMap((id) => CHECKS[id].run(evidence, { api }));
+/**
+ * Runs the named clause checks on one piece of evidence: the one runner. A check whose `needs` the evidence
+ * lacks is not run: that is a bug of the caller, thrown, never a finding.
+ */
+export function judgeClauses(api: ApiModel, ids: readonly ClauseId[], evidence: Evidence): Finding[] {
+  return ids.flatMap((id) => {
+    const check: Check = CHECKS[id];
+    for (const k of check.needs) if (evidence[k] === undefined) throw new Error(`check ${id} needs evidence '${k}'`);
+    return check.run(evidence as Evidence & Required<Evidence>, { api });
+  });
 }
 
 /**
  * The clauses that can be judged from one answer to a request that may succeed, for an endpoint: ENV-1,
  * ENV-4 and the endpoint's own `response` clauses named in its `x-clauses`. Used by the probe and `h2h validate`.
  */
-export function responseClauses(api: ApiModel, endpoint: Exchange['endpoint']): ClauseId[] {
+export function answerClauses(api: ApiModel, endpoint: Exchange['endpoint']): ClauseId[] {
   return api.operation(endpoint).clauses.filter((id) => CHECKS[id].scope === 'response');
 }
 
@@ -22,11 +29,11 @@ export function responseClauses(api: ApiModel, endpoint: Exchange['endpoint']): 
  * What one answer must keep, judged alone: a refusal (`ok` false) is held to ENV-1, ENV-4 and the Refusal
  * schema; anything else to the endpoint's response clauses (ENV-1, ENV-4, BAL-1 / HIS-1..4 / TRX-1 / INV-1..2).
  */
-export function checkResponse(api: ApiModel, exchange: Exchange): Finding[] {
+export function judgeAnswer(api: ApiModel, exchange: Exchange): Finding[] {
   if (bodyOf(exchange)?.ok === false) {
-    const found = runChecks(api, ['ENV-1', 'ENV-4'], { exchange });
+    const found = judgeClauses(api, ['ENV-1', 'ENV-4'], { exchange });
     const refusal = ajvErrorsToFindings(api.refusalErrors(exchange.body), 'ENV-4', exchange, exchange.body);
     return [...found, ...refusal.filter((f) => !found.some((g) => g.path === f.path))];
   }
-  return runChecks(api, responseClauses(api, exchange.endpoint), { exchange });
+  return judgeClauses(api, answerClauses(api, exchange.endpoint), { exchange });
 }

@@ -1,15 +1,15 @@
 import { bodyOf } from '../openapi/exchange.js';
-import type { Check } from './types.js';
-import { finding, need } from './util.js';
+import { defineCheck } from './types.js';
+import { finding} from './util.js';
 
 /** TRX-2: an ID that does not exist never answers ok true with a data record. */
-export const trx2: Check = {
+export const trx2 = defineCheck({
   id: 'TRX-2',
   title: 'an unknown transaction ID is never found',
   scope: 'refusal',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = need(this, ev, 'exchange');
+    const { exchange: ex } = ev;
     const body = bodyOf(ex);
     if (body?.ok === true && body.data !== undefined && body.data !== null) {
       return [
@@ -25,4 +25,4 @@ export const trx2: Check = {
     }
     return [];
   },
-};
+});

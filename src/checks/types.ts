@@ -1,10 +1,7 @@
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 
-/**
- * What a check reads. Each check names the fields it needs (`Check.needs`) and throws when one is absent:
- * missing evidence is a bug in the caller, not a finding.
- */
+/** What a check reads. Each check names the fields it needs (`Check.needs`). */
 export interface Evidence {
   /** The call under test. */
   exchange?: Exchange;
@@ -38,20 +35,27 @@ export interface CheckContext {
 
 /**
  * One contract clause as a function. `scope` says what the clause can be judged from:
- * - `response`: one exchange of a request that may succeed (suite, probe, `h2h validate`);
+ * - `response`: one exchange of a request that may succeed (gate, probe, `h2h validate`);
  * - `refusal`: one exchange of a request known to be bad (wrong key, unknown id, bad msisdn, ...);
  * - `multi`: several requests.
+ * `needs` names the evidence it reads; the one runner (judge.ts) refuses to call it without (a caller's bug,
+ * not a finding), so `run` gets every field it names.
  */
-export interface Check {
+export interface Check<K extends EvidenceField = EvidenceField> {
   id: ClauseId;
   title: string;
   scope: 'response' | 'refusal' | 'multi';
-  needs: readonly EvidenceField[];
+  needs: readonly K[];
   /**
    * For a `response` check: whether one answer gives it anything to judge (HIS-3 needs a date filter in the
    * request, HIS-4 a q). An answer it does not apply to is not counted as a pass of the clause.
    * @defaultValue always
    */
   applies?(exchange: Exchange, ctx: CheckContext): boolean;
-  run(evidence: Evidence, ctx: CheckContext): Finding[];
+  run(evidence: Evidence & Required<Pick<Evidence, K>>, ctx: CheckContext): Finding[];
+}
+
+/** A check, its `needs` typed from the list it gives. */
+export function defineCheck<K extends EvidenceField>(check: Check<K>): Check<K> {
+  return check;
 }

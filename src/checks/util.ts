@@ -3,7 +3,6 @@ import { type Body, bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { show } from '../shared/jsonpath.js';
-import type { Check, Evidence, EvidenceField } from './types.js';
 
 /** Where a finding happened: endpoint, method and the alias names the request used. */
 export function where(api: ApiModel, ex: Exchange): Pick<Finding, 'endpoint' | 'method' | 'aliases'> {
@@ -63,16 +62,4 @@ export function expectSuccess(api: ApiModel, clause: ClauseId, ex: Exchange): Fi
   const found = ajvErrorsToFindings(errors, clause, ex, body);
   const alias = where(api, ex).aliases;
   return alias ? found.map((f) => ({ ...f, aliases: alias })) : found;
-}
-
-/** Throws when the caller did not supply what a check needs: a program error, not a finding. */
-export function need<K extends EvidenceField>(
-  check: Pick<Check, 'id'>,
-  ev: Evidence,
-  ...keys: K[]
-): Required<Pick<Evidence, K>> {
-  for (const k of keys) {
-    if (ev[k] === undefined) throw new Error(`check ${check.id} needs evidence '${k}'`);
-  }
-  return ev as Required<Pick<Evidence, K>>;
 }

@@ -11,10 +11,10 @@ export const probe: Command = {
   summary: 'probe the read-only endpoints on a schedule and export Prometheus metrics',
   usage:
     'h2h probe [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--name NAME] [--trx-id ID] [--schedule CRON] [--timeout 10s] [--listen HOST:PORT] [--log-format text|json] [--once [--json]]',
-  help: `Checks saldo-user, history-transaksi (small limit) and cek-trx-id of every target on a node-cron schedule,
+  help: `Probes saldo-user, history-transaksi (small limit) and cek-trx-id of every target on a node-cron schedule,
 validates each answer against openapi.yaml and the read-only clauses, and serves /metrics, /healthz and /status.
 It cannot call invite-member. With no target at all it probes the embedded simulator. When ready it prints
-H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let checks in flight end, and close the server.
+H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let probes in flight end, and close the server.
 
   --config FILE        YAML: schedule, timeout, body_cap, listen, history_limit, concurrency, method, log_format,
                        targets: [{name, base_url, api_key_env | api_key_file, trx_id}] (keys never in the file)
@@ -24,8 +24,8 @@ H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let checks in flight e
   --schedule CRON      with seconds (default '*/30 * * * * *')
   --timeout D          per request, shorter than the interval (default 10s)
   --listen HOST:PORT   metrics server (default 127.0.0.1:9464; port 0 picks a free one)
-  --log-format F       text (default) or json: one line per failed check on stderr
-  --once               run one cycle, print a summary, exit 0 if every check succeeded, else 1
+  --log-format F       text (default) or json: one line per failed probe on stderr
+  --once               run one cycle, print a summary, exit 0 if every probe succeeded, else 1
   --json               with --once: the summary as JSON`,
   options: {
     config: { type: 'string' },
@@ -78,7 +78,7 @@ async function once(p: Probe, cfg: ProbeConfig, json: boolean, io: Io): Promise<
     io.out(JSON.stringify(redactValue({ ok, targets: Object.fromEntries(p.status) }), null, 2));
   } else {
     io.out(
-      `h2h probe: one cycle, ${cfg.targets.length} target(s), ${ok ? 'every check succeeded' : 'some checks FAILED'}`,
+      `h2h probe: one cycle, ${cfg.targets.length} target(s), ${ok ? 'every probe succeeded' : 'some probes FAILED'}`,
     );
     for (const [target, eps] of p.status) {
       for (const [endpoint, s] of Object.entries(eps)) {
@@ -101,7 +101,7 @@ async function serve(p: Probe, cfg: ProbeConfig, io: Io): Promise<number> {
   );
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
-      io.err(`h2h probe: ${signal}: stopping the schedule, waiting for checks in flight`);
+      io.err(`h2h probe: ${signal}: stopping the schedule, waiting for probes in flight`);
       resolve();
     };
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { checkResponse, responseClauses } from '../checks/judge.js';
+import { judgeAnswer, answerClauses } from '../checks/judge.js';
 import { loadApiModel } from '../openapi/load.js';
 import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../openapi/types.js';
 import { redactValue } from '../redact.js';
@@ -77,20 +77,20 @@ Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or 
       body: cap.response.body,
       durationMs: 0,
     };
-    const findings = checkResponse(api, exchange);
+    const findings = judgeAnswer(api, exchange);
     const known = values['known-status'] as string[] | undefined;
     const drift = api.drift(endpoint, cap.response.body, known ? { knownStatuses: known } : {});
     const failed = findings.length > 0 || (values.strict === true && drift.length > 0);
     if (values.json) {
       io.out(
         JSON.stringify(
-          redactValue({ endpoint, clauses: responseClauses(api, endpoint), findings, drift, failed }),
+          redactValue({ endpoint, clauses: answerClauses(api, endpoint), findings, drift, failed }),
           null,
           2,
         ),
       );
     } else {
-      io.out(formatFindings(findings, drift, `${endpoint}: checked ${responseClauses(api, endpoint).join(', ')}`));
+      io.out(formatFindings(findings, drift, `${endpoint}: checked ${answerClauses(api, endpoint).join(', ')}`));
     }
     return failed ? EXIT.VIOLATED : EXIT.OK;
   },

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { checkConfig, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
-import { parseRate } from '../shared/token-bucket.js';
+import { parseBoolean, parseDuration, parseRate } from '../shared/config-values.js';
 import type { Kind } from './target.js';
 
 /** A clause the team accepts as broken for now: reported as `warn`, not failed. */
@@ -144,22 +144,6 @@ export interface ContractFlags {
 
 const MSISDN = /^(08|62)[0-9]{7,12}$/;
 
-/** Parses `500ms`, `2s` or `2` (seconds) into milliseconds. */
-export function parseDuration(raw: string, what: string, opts: { zero?: boolean } = {}): number {
-  const m = /^(\d+)(ms|s)?$/.exec(raw.trim());
-  if (!m) throw new UsageError(`${what} must be a duration like 500ms or 2s, got '${raw}'`);
-  const n = Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
-  if (n <= 0 && !opts.zero) throw new UsageError(`${what} must be more than 0, got '${raw}'`);
-  return n;
-}
-
-function truthy(v: string | undefined): boolean | undefined {
-  if (v === undefined || v === '') return undefined;
-  if (['1', 'true', 'yes'].includes(v.toLowerCase())) return true;
-  if (['0', 'false', 'no'].includes(v.toLowerCase())) return false;
-  throw new UsageError(`expected 1/0/true/false, got '${v}'`);
-}
-
 /**
  * Resolves the contract config: flags, then environment (H2H_*), then the YAML file (--config or H2H_CONFIG).
  * Every problem is a UsageError with an exact message.
@@ -220,7 +204,7 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
       throw new UsageError(`--max-invites must be an integer from 0 to 1000, got '${maxRaw}'`);
     maxInvites = Number(maxRaw);
   }
-  const allowWrites = flags.allowWrites ?? truthy(env.H2H_ALLOW_WRITES) ?? file.allow_writes ?? false;
+  const allowWrites = flags.allowWrites ?? parseBoolean(env.H2H_ALLOW_WRITES) ?? file.allow_writes ?? false;
   const product = flags.product ?? (env.H2H_PRODUCT_CODE || undefined) ?? file.product;
   if (baseUrl !== undefined && allowWrites) {
     if (!product)
@@ -269,8 +253,8 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     msisdns,
     ...(maxInvites !== undefined ? { maxInvites } : {}),
     ...(trx ? { knownTrxId: trx } : {}),
-    strict: flags.strict ?? truthy(env.H2H_STRICT) ?? file.strict ?? false,
-    canonicalOnly: flags.canonicalOnly ?? truthy(env.H2H_CANONICAL_ONLY) ?? false,
+    strict: flags.strict ?? parseBoolean(env.H2H_STRICT) ?? file.strict ?? false,
+    canonicalOnly: flags.canonicalOnly ?? parseBoolean(env.H2H_CANONICAL_ONLY) ?? false,
     deviations,
     timeoutMs: timeoutRaw ? parseDuration(timeoutRaw, '--timeout') : DEFAULT_TIMEOUT_MS,
     reportsDir: resolve(flags.reportsDir ?? (env.H2H_REPORTS_DIR || undefined) ?? 'reports'),

@@ -1,5 +1,5 @@
 import { CHECKS } from '../checks/index.js';
-import { checkResponse, responseClauses, runChecks } from '../checks/judge.js';
+import { judgeAnswer, answerClauses, judgeClauses } from '../checks/judge.js';
 import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
@@ -217,7 +217,7 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
   try {
     for (const j of await entry.scenario.run(ctx)) {
       judged.add(j.clause);
-      findings.push(...runChecks(api, [j.clause], j.evidence));
+      findings.push(...judgeClauses(api, [j.clause], j.evidence));
     }
   } catch (err) {
     if (err instanceof TransportError) result.transport = redact(`${err.reason}: ${err.message}`);
@@ -228,7 +228,7 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
   const drift = new Map<string, Drift>();
   for (const ex of exchanges) {
     for (const id of judgedBy(api, ex)) judged.add(id);
-    findings.push(...checkResponse(api, ex));
+    findings.push(...judgeAnswer(api, ex));
     for (const d of api.drift(ex.endpoint, ex.body, {
       ...(deps.knownStatuses ? { knownStatuses: deps.knownStatuses } : {}),
       ...(deps.knownHttpStatuses ? { knownHttpStatuses: deps.knownHttpStatuses } : {}),
@@ -260,8 +260,8 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
   return result;
 }
 
-/** The clauses checkResponse judges one answer by, and that the answer gives something to judge. */
+/** The clauses judgeAnswer judges one answer by, and that the answer gives something to judge. */
 function judgedBy(api: ApiModel, ex: Exchange): ClauseId[] {
   if (bodyOf(ex)?.ok === false) return ['ENV-1', 'ENV-4'];
-  return responseClauses(api, ex.endpoint).filter((id) => CHECKS[id].applies?.(ex, { api }) ?? true);
+  return answerClauses(api, ex.endpoint).filter((id) => CHECKS[id].applies?.(ex, { api }) ?? true);
 }

@@ -1,14 +1,13 @@
 import cron from 'node-cron';
-import { parseDuration } from '../gate/config.js';
+import type { Target } from '../client/target.js';
+import { parseDuration } from '../shared/config-values.js';
 import { checkConfig, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
-export interface ProbeTarget {
+export interface ProbeTarget extends Target {
   /** Label value of every metric of this target: letters, digits, `_` and `-`, never a URL. */
   name: string;
-  baseUrl: string;
-  apiKey: string;
-  /** Transaction looked up by cek-trx-id; else the newest from history; else that check is skipped. */
+  /** Transaction looked up by cek-trx-id; else the newest from history; else that probe is skipped. */
   trxId?: string;
 }
 
@@ -22,9 +21,9 @@ export interface ProbeConfig {
   bodyCap: number;
   /** @defaultValue { host: '127.0.0.1', port: 9464 } */
   listen: { host: string; port: number };
-  /** `limit` of the history check. @defaultValue 5 */
+  /** `limit` of the history probe. @defaultValue 5 */
   historyLimit: number;
-  /** Checks in flight at once, over all targets. @defaultValue 4 */
+  /** Probes in flight at once, over all targets. @defaultValue 4 */
   concurrency: number;
   /** POST keeps the key out of URLs and access logs. @defaultValue 'POST' */
   method: 'GET' | 'POST';

@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../openapi/types.js';
-import { type CheckResult, REASONS } from './probe-endpoint.js';
+import { type ProbeResult, PROBE_REASONS } from './probe-endpoint.js';
 
 /**
  * Bucket edges of h2h_probe_duration_seconds. They include the alert thresholds of monitoring/alerts.yml
@@ -15,7 +15,7 @@ const PROMTOOL_FLAGGED = [
   'nodejs_active_resources_total',
 ];
 
-/** The `phase` label of each measured phase of a check. */
+/** The `phase` label of each measured phase of a probe. */
 export const PHASES = { connect: 'connect', tls: 'tls', firstByte: 'first_byte', body: 'body' } as const;
 
 /**
@@ -44,33 +44,33 @@ export class ProbeMetrics {
     const te = ['target', 'endpoint'] as const;
     this.success = new Gauge({
       name: 'h2h_probe_success',
-      help: 'Whether the last check succeeded (1) or failed (0).',
+      help: 'Whether the last probe succeeded (1) or failed (0).',
       labelNames: te,
       registers: r,
     });
     this.httpStatus = new Gauge({
       name: 'h2h_probe_http_status_code',
-      help: 'HTTP status of the last check; 0 when no answer came.',
+      help: 'HTTP status of the last probe; 0 when no answer came.',
       labelNames: te,
       registers: r,
     });
     this.phase = new Gauge({
       name: 'h2h_probe_phase_duration_seconds',
-      help: 'Duration of each phase of the last check (connect, tls, first_byte, body).',
+      help: 'Duration of each phase of the last probe (connect, tls, first_byte, body).',
       labelNames: [...te, 'phase'],
       registers: r,
     });
     this.duration = new Histogram({
       name: 'h2h_probe_duration_seconds',
-      help: 'Duration of checks, whole request.',
+      help: 'Duration of probes, whole request.',
       labelNames: te,
       buckets: DURATION_BUCKETS,
       registers: r,
     });
-    this.runs = new Counter({ name: 'h2h_probe_runs_total', help: 'Checks run.', labelNames: te, registers: r });
+    this.runs = new Counter({ name: 'h2h_probe_runs_total', help: 'Probes run.', labelNames: te, registers: r });
     this.failures = new Counter({
       name: 'h2h_probe_failures_total',
-      help: 'Failed checks, by reason.',
+      help: 'Failed probes, by reason.',
       labelNames: [...te, 'reason'],
       registers: r,
     });
@@ -88,19 +88,19 @@ export class ProbeMetrics {
     });
     this.skipped = new Counter({
       name: 'h2h_probe_skipped_total',
-      help: 'Checks not run (cek-trx-id without a known transaction).',
+      help: 'Probes not run (cek-trx-id without a known transaction).',
       labelNames: te,
       registers: r,
     });
     this.lastRun = new Gauge({
       name: 'h2h_probe_last_run_timestamp_seconds',
-      help: 'When the last check ran (Unix time).',
+      help: 'When the last probe ran (Unix time).',
       labelNames: te,
       registers: r,
     });
     this.lastSuccess = new Gauge({
       name: 'h2h_probe_last_success_timestamp_seconds',
-      help: 'When the last successful check ran (Unix time).',
+      help: 'When the last successful probe ran (Unix time).',
       labelNames: te,
       registers: r,
     });
@@ -129,13 +129,13 @@ export class ProbeMetrics {
         this.runs.inc(l, 0);
         this.drift.inc(l, 0);
         this.skipped.inc(l, 0);
-        for (const reason of REASONS) this.failures.inc({ ...l, reason }, 0);
+        for (const reason of PROBE_REASONS) this.failures.inc({ ...l, reason }, 0);
         for (const clause of CLAUSE_IDS) this.violations.inc({ ...l, clause }, 0);
       }
     }
   }
 
-  record(res: CheckResult): void {
+  record(res: ProbeResult): void {
     const l = { target: res.target, endpoint: res.endpoint };
     this.runs.inc(l);
     this.success.set(l, res.success ? 1 : 0);

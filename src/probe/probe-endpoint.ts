@@ -1,32 +1,28 @@
-import { checkResponse } from '../checks/judge.js';
+import { judgeAnswer } from '../checks/judge.js';
 import { type CallResult, callApi, type Phases } from '../client/client.js';
+import { TRANSPORT_REASONS } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import { type Drift, type Finding, type Method, READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
+import type { ProbeTarget } from './config.js';
 
-/** Why a check failed: a bounded set, so it can be a metric label. */
-export const REASONS = [
-  'timeout',
-  'connect',
-  'tls',
+/**
+ * Why a probe failed: a bounded set, so it can be a metric label. The transport reasons are the client's own
+ * (dns, connect, tls, reset, timeout, body_too_large); the rest are about the answer.
+ */
+export const PROBE_REASONS = [
+  ...TRANSPORT_REASONS,
   'http_status',
   'content_type',
-  'body_too_large',
   'json_parse',
   'envelope',
   'schema',
   'refused',
   'clause',
 ] as const;
-export type Reason = (typeof REASONS)[number];
+export type ProbeReason = (typeof PROBE_REASONS)[number];
 
-export interface CheckTarget {
-  name: string;
-  baseUrl: string;
-  apiKey: string;
-}
-
-export interface CheckOptions {
+export interface ProbeOptions {
   method: Method;
   timeoutMs: number;
   bodyCap: number;
@@ -35,13 +31,13 @@ export interface CheckOptions {
   trxId?: string;
 }
 
-export interface CheckResult {
+export interface ProbeResult {
   target: string;
   endpoint: ReadOnlyEndpoint;
-  /** Unix seconds when the check started. */
+  /** Unix seconds when the probe started. */
   at: number;
   success: boolean;
-  reason?: Reason;
+  reason?: ProbeReason;
   /** One line on why it failed (redacted before any output). */
   message?: string;
   /** 0 when no answer came. */
@@ -56,7 +52,7 @@ export interface CheckResult {
   newestTrxId?: string;
 }
 
-function paramsFor(endpoint: ReadOnlyEndpoint, apiKey: string, opts: CheckOptions): Record<string, unknown> {
+function paramsFor(endpoint: ReadOnlyEndpoint, apiKey: string, opts: ProbeOptions): Record<string, unknown> {
   switch (endpoint) {
     case 'saldo-user':
       return { api_key: apiKey };
@@ -74,15 +70,14 @@ export function classify(
   api: ApiModel,
   endpoint: ReadOnlyEndpoint,
   r: CallResult,
-): Pick<CheckResult, 'success' | 'reason' | 'message' | 'findings' | 'drift'> {
+): Pick<ProbeResult, 'success' | 'reason' | 'message' | 'findings' | 'drift'> {
   const none = { findings: [] as Finding[], drift: [] as Drift[] };
-  const fail = (reason: Reason, message: string) => ({ success: false, reason, message, ...none });
+  const fail = (reason: ProbeReason, message: string) => ({ success: false, reason, message, ...none });
   if (r.error) {
-    const reason: Reason = r.error.reason === 'reset' || r.error.reason === 'dns' ? 'connect' : r.error.reason;
-    return fail(reason, r.error.message);
+    return fail(r.error.reason, r.error.message);
   }
   const ex = r.exchange;
-  if (!ex) return fail('connect', 'no answer');
+  if (!ex) return fail('reset', 'no answer');
   const status = ex.httpStatus;
   if (status >= 300 && status < 400) return fail('http_status', `HTTP ${status} redirect (not followed)`);
   if (!JSON_TYPE.test(ex.contentType)) {
@@ -94,7 +89,7 @@ export function classify(
     return status >= 500
       ? fail('http_status', `HTTP ${status}, body not JSON`)
       : fail('json_parse', `the body is not valid JSON (${ex.bodyText.length} bytes)`);
-  const findings = checkResponse(api, ex);
+  const findings = judgeAnswer(api, ex);
   const drift = api.drift(endpoint, ex.body);
   const envelope = findings.filter((f) => f.clause === 'ENV-1');
   if (envelope.length)
@@ -140,16 +135,16 @@ export function classify(
 }
 
 /**
- * One check: one request on a fresh connection, one deadline, the body cut at the cap, redirects not
+ * One probe: one request on a fresh connection, one deadline, the body cut at the cap, redirects not
  * followed, judged by the same validators and read-only clause checks as the suite. Only the read-only
  * endpoints can be named; anything else throws before a byte is sent.
  */
-export async function runCheck(
+export async function probeEndpoint(
   api: ApiModel,
-  target: CheckTarget,
+  target: Pick<ProbeTarget, 'name' | 'baseUrl' | 'apiKey'>,
   endpoint: ReadOnlyEndpoint,
-  opts: CheckOptions,
-): Promise<CheckResult> {
+  opts: ProbeOptions,
+): Promise<ProbeResult> {
   if (!(READ_ONLY_ENDPOINTS as readonly string[]).includes(endpoint)) {
     throw new Error(`the probe calls only ${READ_ONLY_ENDPOINTS.join(', ')}; refused '${String(endpoint)}'`);
   }
@@ -164,7 +159,7 @@ export async function runCheck(
   });
   const verdict = classify(api, endpoint, r);
   const body = r.exchange ? bodyOf(r.exchange) : undefined;
-  const result: CheckResult = {
+  const result: ProbeResult = {
     target: target.name,
     endpoint,
     at,

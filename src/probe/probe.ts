@@ -4,11 +4,11 @@ import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js'
 import { redact, redactValue } from '../redact.js';
 import type { ProbeConfig, ProbeTarget } from './config.js';
 import { ProbeMetrics } from './metrics.js';
-import { type CheckResult, runCheck } from './probe-endpoint.js';
+import { type ProbeResult, probeEndpoint } from './probe-endpoint.js';
 
 export type LogLine = (fields: Record<string, unknown>) => void;
 
-/** One structured line per failed check, on stderr; text or JSON lines; always redacted. */
+/** One structured line per failed probe, on stderr; text or JSON lines; always redacted. */
 export function makeLogger(
   format: 'text' | 'json',
   write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
@@ -42,7 +42,7 @@ async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[
   return out;
 }
 
-/** The last result of every check, for /status (findings redacted). */
+/** The last result of every probe, for /status (findings redacted). */
 export interface StatusEntry {
   success: boolean;
   reason?: string;
@@ -56,15 +56,15 @@ export interface StatusEntry {
 }
 
 /**
- * The probe: checks the read-only endpoints of every target on a node-cron schedule, exports metrics and
- * keeps the last result of each check. It cannot reach the write endpoint: its endpoints are typed
- * ReadOnlyEndpoint and runCheck refuses anything else.
+ * The probe: probes the read-only endpoints of every target on a node-cron schedule, exports metrics and
+ * keeps the last result of each probe. It cannot reach the write endpoint: its endpoints are typed
+ * ReadOnlyEndpoint and probeEndpoint refuses anything else.
  */
 export class Probe {
   readonly metrics: ProbeMetrics;
   readonly status = new Map<string, Record<string, StatusEntry>>();
   private task: ScheduledTask | undefined;
-  private inFlight: Promise<CheckResult[]> | undefined;
+  private inFlight: Promise<ProbeResult[]> | undefined;
   private readonly newest = new Map<string, string>();
   readonly startedAt = new Date().toISOString();
   cycles = 0;
@@ -78,9 +78,9 @@ export class Probe {
   }
 
   /** One cycle: every target, saldo-user and history-transaksi at once, then cek-trx-id with a known ID. */
-  cycle(): Promise<CheckResult[]> {
+  cycle(): Promise<ProbeResult[]> {
     const run = (async () => {
-      const perTarget = this.cfg.targets.map((t) => () => this.checkTarget(t));
+      const perTarget = this.cfg.targets.map((t) => () => this.probeTarget(t));
       const results = (await bounded(perTarget, Math.max(1, Math.ceil(this.cfg.concurrency / 2)))).flat();
       this.cycles++;
       return results;
@@ -91,7 +91,7 @@ export class Probe {
     });
   }
 
-  private async checkTarget(t: ProbeTarget): Promise<CheckResult[]> {
+  private async probeTarget(t: ProbeTarget): Promise<ProbeResult[]> {
     const opts = {
       method: this.cfg.method,
       timeoutMs: this.cfg.timeoutMs,
@@ -124,9 +124,9 @@ export class Probe {
   private async one(
     t: ProbeTarget,
     endpoint: ReadOnlyEndpoint,
-    opts: Parameters<typeof runCheck>[3],
-  ): Promise<CheckResult> {
-    const res = await runCheck(this.api, t, endpoint, opts);
+    opts: Parameters<typeof probeEndpoint>[3],
+  ): Promise<ProbeResult> {
+    const res = await probeEndpoint(this.api, t, endpoint, opts);
     this.metrics.record(res);
     this.setStatus(t.name, endpoint, {
       success: res.success,
@@ -141,7 +141,7 @@ export class Probe {
     if (!res.success) {
       this.log({
         level: 'warn',
-        msg: 'probe check failed',
+        msg: 'probe failed',
         target: t.name,
         endpoint,
         reason: res.reason,
@@ -175,7 +175,7 @@ export class Probe {
     );
   }
 
-  /** Stops the schedule and waits for the cycle in flight, whose checks end by their own deadline. */
+  /** Stops the schedule and waits for the cycle in flight, whose probes end by their own deadline. */
   async stop(): Promise<void> {
     if (this.task) {
       await this.task.stop();

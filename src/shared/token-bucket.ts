@@ -43,13 +43,3 @@ export class TokenBucket {
     }
   }
 }
-
-/** Parses a rate such as `10/s`, `10` (per second) or `600/m`; undefined for `none`. */
-export function parseRate(raw: string): { perSecond: number } | undefined | 'invalid' {
-  const text = raw.trim().toLowerCase();
-  if (text === 'none' || text === 'off' || text === '0') return undefined;
-  const m = /^(\d+(?:\.\d+)?)(?:\/(s|m))?$/.exec(text);
-  if (!m) return 'invalid';
-  const n = Number(m[1]) / (m[2] === 'm' ? 60 : 1);
-  return n > 0 ? { perSecond: n } : 'invalid';
-}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Endpoint } from '../openapi/types.js';
 import { readYamlFile, UsageError } from '../shared/config-file.js';
-import { parseRate } from '../shared/token-bucket.js';
+import { parseRate } from '../shared/config-values.js';
 import type { Answer } from './answer.js';
 
 /**

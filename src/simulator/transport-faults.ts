@@ -43,8 +43,13 @@ export async function applyTransportFault(
       for (let i = 0; i < 64 && !res.destroyed; i++) {
         if (!res.write(chunk))
           await new Promise<void>((r) => {
-            res.once('drain', r);
-            res.once('close', r);
+            const done = (): void => {
+              res.off('drain', done);
+              res.off('close', done);
+              r();
+            };
+            res.once('drain', done);
+            res.once('close', done);
           });
       }
       if (!res.destroyed) res.end('"}');
