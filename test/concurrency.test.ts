@@ -40,7 +40,14 @@ async function race(fault: 'duplicate-trx-accepted' | null) {
       (a, b) => Number((b.body as { ok: boolean }).ok) - Number((a.body as { ok: boolean }).ok),
     );
     assert.ok(invite);
-    const findings = judgeClauses(api, ['INV-5'], { invite, repeats, saldoBefore, saldoAfter, history, unitPrice: price });
+    const findings = judgeClauses(api, ['INV-5'], {
+      invite,
+      repeats,
+      saldoBefore,
+      saldoAfter,
+      history,
+      unitPrice: price,
+    });
     return {
       all,
       findings,

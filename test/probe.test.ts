@@ -498,7 +498,7 @@ describe('probe process and server', () => {
       ],
       [
         ['--config', file('name.yaml', 'targets:\n  - {name: "http://x", base_url: "http://x", api_key_env: HOME}\n')],
-        /\$\.targets\[0\]\.name: must match pattern/,
+        /\$\.targets\[0\]\.name: must match \^\[A-Za-z0-9_-\]\{1,64\}\$/,
       ],
     ];
     for (const [args, message, env] of cases) {

@@ -1,6 +1,6 @@
 import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding} from './util.js';
+import { finding } from './util.js';
 
 /** AUTH-1: a missing, empty or wrong key never yields ok true, and the answer carries no account data. */
 export const auth1 = defineCheck({

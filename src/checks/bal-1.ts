@@ -1,5 +1,5 @@
 import { defineCheck } from './types.js';
-import { expectSuccess} from './util.js';
+import { expectSuccess } from './util.js';
 
 /** BAL-1: ok true, status SUCCESS, saldo a number (an integer, as documented). */
 export const bal1 = defineCheck({

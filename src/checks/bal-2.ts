@@ -1,6 +1,6 @@
 import { bodyOf, saldoOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding} from './util.js';
+import { finding } from './util.js';
 
 /** BAL-2: a successful invite never raises the balance. */
 export const bal2 = defineCheck({

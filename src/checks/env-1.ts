@@ -1,6 +1,6 @@
 import { ajvErrorsToFindings } from '../openapi/ajv-errors.js';
 import { defineCheck } from './types.js';
-import { finding, where} from './util.js';
+import { finding, where } from './util.js';
 
 /** ENV-1: every response is a JSON object with a boolean `ok` and a string `status`. */
 export const env1 = defineCheck({

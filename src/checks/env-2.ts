@@ -1,7 +1,6 @@
 import { compareOutcomes } from './outcome.js';
 import { defineCheck } from './types.js';
 
-
 /** ENV-2: GET and POST with the same parameters give the same outcome. */
 export const env2 = defineCheck({
   id: 'ENV-2',

@@ -1,7 +1,6 @@
 import { compareOutcomes } from './outcome.js';
 import { defineCheck } from './types.js';
 
-
 /** ENV-3: an alias gives the same outcome as its canonical name. pair = [canonical, alias]. */
 export const env3 = defineCheck({
   id: 'ENV-3',

@@ -1,6 +1,6 @@
 import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding} from './util.js';
+import { finding } from './util.js';
 
 /** ENV-4: success is ok true with status SUCCESS; a refusal (also any HTTP error status) is ok false. */
 export const env4 = defineCheck({

@@ -1,5 +1,5 @@
 import { defineCheck } from './types.js';
-import { expectSuccess} from './util.js';
+import { expectSuccess } from './util.js';
 
 /** HIS-1: data is an array of records with string trx_id, manager_number, member_number and a YYYY-MM-DD date. */
 export const his1 = defineCheck({

@@ -1,6 +1,6 @@
 import { records } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding, param} from './util.js';
+import { finding, param } from './util.js';
 
 /** HIS-2: limit=N returns at most N records. */
 export const his2 = defineCheck({

@@ -1,6 +1,6 @@
 import { records } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding, param} from './util.js';
+import { finding, param } from './util.js';
 
 /** HIS-3: date, month and year filters return only records that match every given filter. */
 export const his3 = defineCheck({

@@ -1,6 +1,6 @@
 import { records, to62 } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding, param} from './util.js';
+import { finding, param } from './util.js';
 
 /** Fields q is matched against; product fields are not documented, so they count only when present. */
 const SEARCHED = ['manager_number', 'member_number', 'trx_id', 'product', 'product_code', 'produk'];

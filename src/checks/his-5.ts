@@ -1,7 +1,7 @@
 import { records } from '../openapi/exchange.js';
 import { historyComplete } from './outcome.js';
 import { defineCheck } from './types.js';
-import { finding} from './util.js';
+import { finding } from './util.js';
 
 /**
  * HIS-5: a filter taken from an existing record returns that record. Judged only on a complete answer

@@ -1,6 +1,6 @@
 import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { expectSuccess, finding, param} from './util.js';
+import { expectSuccess, finding, param } from './util.js';
 
 /** INV-1: a successful invite has the documented shape and echoes the request's trx_id. */
 export const inv1 = defineCheck({

@@ -1,6 +1,6 @@
 import { bodyOf, to62 } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding, param} from './util.js';
+import { finding, param } from './util.js';
 
 /** INV-2: detail.member is the requested msisdn in 62-form. */
 export const inv2 = defineCheck({

@@ -1,6 +1,6 @@
 import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding} from './util.js';
+import { finding } from './util.js';
 
 /** INV-3: a bad msisdn is refused with ok false. */
 export const inv3 = defineCheck({

@@ -1,6 +1,6 @@
 import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding} from './util.js';
+import { finding } from './util.js';
 
 /** INV-4: a request missing a required parameter, or with a kind other than akrab or circle, is refused with ok false. */
 export const inv4 = defineCheck({

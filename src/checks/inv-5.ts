@@ -1,6 +1,6 @@
 import { records, saldoOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding, param} from './util.js';
+import { finding, param } from './util.js';
 
 /** INV-5: a used trx_id never creates a second transaction: one history record at most, one charge at most. */
 export const inv5 = defineCheck({

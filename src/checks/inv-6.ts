@@ -1,6 +1,6 @@
 import { bodyOf, records, to62 } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding, param} from './util.js';
+import { finding, param } from './util.js';
 
 /** INV-6: a successful invite is found by cek-trx-id (SUCCESS) and by history q=<trx_id>, with its numbers. */
 export const inv6 = defineCheck({

@@ -1,6 +1,6 @@
 import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { expectSuccess, finding, param} from './util.js';
+import { expectSuccess, finding, param } from './util.js';
 
 /** TRX-1: an existing transaction: ok true, data.trx_id equals the requested ID, data.status a string. */
 export const trx1 = defineCheck({

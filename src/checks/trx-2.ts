@@ -1,6 +1,6 @@
 import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding} from './util.js';
+import { finding } from './util.js';
 
 /** TRX-2: an ID that does not exist never answers ok true with a data record. */
 export const trx2 = defineCheck({

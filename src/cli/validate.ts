@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { judgeAnswer, answerClauses } from '../checks/judge.js';
+import { answerClauses, judgeAnswer } from '../checks/judge.js';
 import { loadApiModel } from '../openapi/load.js';
 import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../openapi/types.js';
 import { redactValue } from '../redact.js';

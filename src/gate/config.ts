@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
+import { type Static, Type } from '@sinclair/typebox';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
-import { checkConfig, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
+import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
 import { parseBoolean, parseDuration, parseRate } from '../shared/config-values.js';
 import type { Kind } from './target.js';
 
@@ -61,61 +62,39 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_WAIT_MS = 30_000;
 export const DEFAULT_SETTLE_MS = 5_000;
 
-/** The config file: what a team commits (no key in it, ever). */
-const FILE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    base_url: { type: 'string', pattern: '^https?://' },
-    api_key_file: { type: 'string', minLength: 1 },
-    api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-    allow_writes: { type: 'boolean' },
-    product: { type: 'string', minLength: 1 },
-    kind: { enum: ['akrab', 'circle'] },
-    msisdns: { type: 'array', items: { type: 'string', pattern: '^(08|62)[0-9]{7,12}$' } },
-    max_invites: { type: 'integer', minimum: 0, maximum: 1000 },
-    trx_id: { type: 'string', minLength: 1, maxLength: 64 },
-    strict: { type: 'boolean' },
-    timeout: { type: 'string', pattern: '^[0-9]+(ms|s)$' },
-    rate_limit: { type: 'string', minLength: 1 },
-    max_wait: { type: 'string', pattern: '^[0-9]+(ms|s)$' },
-    settle: { type: 'string', pattern: '^[0-9]+(ms|s)$' },
-    known_statuses: { type: 'array', items: { type: 'string', minLength: 1 } },
-    known_http_statuses: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } },
-    deviations: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['clause', 'reason'],
-        properties: {
-          clause: { type: 'string', pattern: '^[A-Z]+-[0-9]+$' },
-          reason: { type: 'string', minLength: 3 },
-        },
-      },
-    },
-  },
-};
+const DURATION = '^[0-9]+(ms|s)$';
 
-interface FileConfig {
-  base_url?: string;
-  api_key_file?: string;
-  api_key_env?: string;
-  allow_writes?: boolean;
-  product?: string;
-  kind?: Kind;
-  msisdns?: string[];
-  max_invites?: number;
-  trx_id?: string;
-  strict?: boolean;
-  timeout?: string;
-  rate_limit?: string;
-  max_wait?: string;
-  settle?: string;
-  known_statuses?: string[];
-  known_http_statuses?: number[];
-  deviations?: Deviation[];
-}
+/** The config file: what a team commits (no key in it, ever). Its type is derived from this schema. */
+const FILE_SCHEMA = Type.Object(
+  {
+    base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
+    api_key_file: Type.Optional(Type.String({ minLength: 1 })),
+    api_key_env: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
+    allow_writes: Type.Optional(Type.Boolean()),
+    product: Type.Optional(Type.String({ minLength: 1 })),
+    kind: Type.Optional(oneOf(['akrab', 'circle'])),
+    msisdns: Type.Optional(Type.Array(Type.String({ pattern: '^(08|62)[0-9]{7,12}$' }))),
+    max_invites: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    trx_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    strict: Type.Optional(Type.Boolean()),
+    timeout: Type.Optional(Type.String({ pattern: DURATION })),
+    rate_limit: Type.Optional(Type.String({ minLength: 1 })),
+    max_wait: Type.Optional(Type.String({ pattern: DURATION })),
+    settle: Type.Optional(Type.String({ pattern: DURATION })),
+    known_statuses: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    known_http_statuses: Type.Optional(Type.Array(Type.Integer({ minimum: 100, maximum: 599 }))),
+    deviations: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { clause: Type.String({ pattern: '^[A-Z]+-[0-9]+$' }), reason: Type.String({ minLength: 3 }) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+type FileConfig = Static<typeof FILE_SCHEMA>;
 
 /** Flags of `h2h contract`, as parsed. */
 export interface ContractFlags {
@@ -151,7 +130,7 @@ const MSISDN = /^(08|62)[0-9]{7,12}$/;
 export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessEnv = process.env): ContractConfig {
   const path = flags.config ?? env.H2H_CONFIG;
   const file: FileConfig = path
-    ? checkConfig<FileConfig>(FILE_SCHEMA, readYamlFile(path, 'config file') ?? {}, `config file ${path}`)
+    ? checkConfig(FILE_SCHEMA, readYamlFile(path, 'config file') ?? {}, `config file ${path}`)
     : {};
   if (path && file && 'api_key' in (file as object))
     throw new UsageError(`config file ${path}: never put the key in a config file; use api_key_file or api_key_env`);

@@ -1,5 +1,5 @@
 import { CHECKS } from '../checks/index.js';
-import { judgeAnswer, answerClauses, judgeClauses } from '../checks/judge.js';
+import { answerClauses, judgeAnswer, judgeClauses } from '../checks/judge.js';
 import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';

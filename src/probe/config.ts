@@ -1,7 +1,8 @@
+import { type Static, Type } from '@sinclair/typebox';
 import cron from 'node-cron';
 import type { Target } from '../client/target.js';
+import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
 import { parseDuration } from '../shared/config-values.js';
-import { checkConfig, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
 export interface ProbeTarget extends Target {
@@ -44,55 +45,35 @@ export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = {
 };
 
 const NAME = '^[A-Za-z0-9_-]{1,64}$';
-const FILE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    schedule: { type: 'string' },
-    timeout: { type: 'string' },
-    body_cap: { type: 'integer', minimum: 1024, maximum: 64 * 1024 * 1024 },
-    listen: { type: 'string' },
-    history_limit: { type: 'integer', minimum: 1, maximum: 100 },
-    concurrency: { type: 'integer', minimum: 1, maximum: 64 },
-    method: { enum: ['GET', 'POST'] },
-    log_format: { enum: ['text', 'json'] },
-    targets: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'base_url'],
-        properties: {
-          name: { type: 'string', pattern: NAME },
-          base_url: { type: 'string', pattern: '^https?://' },
-          api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-          api_key_file: { type: 'string', minLength: 1 },
-          trx_id: { type: 'string', minLength: 1, maxLength: 64 },
-        },
-      },
-    },
+const FILE_SCHEMA = Type.Object(
+  {
+    schedule: Type.Optional(Type.String()),
+    timeout: Type.Optional(Type.String()),
+    body_cap: Type.Optional(Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024 })),
+    listen: Type.Optional(Type.String()),
+    history_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+    method: Type.Optional(oneOf(['GET', 'POST'])),
+    log_format: Type.Optional(oneOf(['text', 'json'])),
+    targets: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ pattern: NAME }),
+            base_url: Type.String({ pattern: '^https?://' }),
+            api_key_env: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
+            api_key_file: Type.Optional(Type.String({ minLength: 1 })),
+            trx_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1 },
+      ),
+    ),
   },
-};
-
-interface FileTarget {
-  name: string;
-  base_url: string;
-  api_key_env?: string;
-  api_key_file?: string;
-  trx_id?: string;
-}
-interface ProbeFile {
-  schedule?: string;
-  timeout?: string;
-  body_cap?: number;
-  listen?: string;
-  history_limit?: number;
-  concurrency?: number;
-  method?: 'GET' | 'POST';
-  log_format?: 'text' | 'json';
-  targets?: FileTarget[];
-}
+  { additionalProperties: false },
+);
+type ProbeFile = Static<typeof FILE_SCHEMA>;
 
 export interface ProbeFlags {
   config?: string;
@@ -140,11 +121,7 @@ function checkSchedule(schedule: string): void {
 /** Resolves the probe config: flags over the file over the defaults. Targets' keys come from env or files. */
 export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = process.env): ProbeConfig {
   const file: ProbeFile = flags.config
-    ? (checkConfig<ProbeFile>(
-        FILE_SCHEMA,
-        readYamlFile(flags.config, 'config file') ?? {},
-        `config file ${flags.config}`,
-      ) ?? {})
+    ? (checkConfig(FILE_SCHEMA, readYamlFile(flags.config, 'config file') ?? {}, `config file ${flags.config}`) ?? {})
     : {};
   const targets: ProbeTarget[] = [];
   const seen = new Set<string>();

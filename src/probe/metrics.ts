@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../openapi/types.js';
-import { type ProbeResult, PROBE_REASONS } from './probe-endpoint.js';
+import { PROBE_REASONS, type ProbeResult } from './probe-endpoint.js';
 
 /**
  * Bucket edges of h2h_probe_duration_seconds. They include the alert thresholds of monitoring/alerts.yml

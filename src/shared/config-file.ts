@@ -1,19 +1,28 @@
 import { readFileSync } from 'node:fs';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { convertAjvErrors } from './ajv-issues.js';
 import { pointerToPath } from './jsonpath.js';
 
+/** A string that is one of `values`, as a JSON Schema `enum` (its errors read "must be one of ..."). */
+export function oneOf<const T extends string>(values: readonly T[]) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values] });
+}
+
 /** A usage or configuration error: the command prints its message and exits 2. */
 export class UsageError extends Error {}
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
 
-/** Validates a config value with ajv and throws UsageError with one exact line per problem. */
-export function checkConfig<T>(schema: object, value: unknown, source: string): T {
+/**
+ * Validates a config value with ajv against its schema (TypeBox, so the config's type is derived from the same
+ * schema and the two cannot disagree) and throws UsageError with one exact line per problem.
+ */
+export function checkConfig<S extends TSchema>(schema: S, value: unknown, source: string): Static<S> {
   const validate = ajv.compile(schema);
-  if (validate(value)) return value as T;
+  if (validate(value)) return value as Static<S>;
   throw new UsageError(
     `${source} is invalid:\n${configLines(validate.errors ?? [], value)
       .map((l) => `  - ${l}`)

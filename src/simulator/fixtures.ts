@@ -1,96 +1,74 @@
 import { fileURLToPath } from 'node:url';
-import { checkConfig, readYamlFile, UsageError } from '../shared/config-file.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { checkConfig, oneOf, readYamlFile, UsageError } from '../shared/config-file.js';
 
 export const DEFAULT_FIXTURES = fileURLToPath(new URL('./fixtures.yaml', import.meta.url));
 
-export interface Fixture {
-  accounts: { id: string; api_key: string; saldo: number }[];
-  products: { code: string; name: string; kind: 'akrab' | 'circle'; price: number }[];
-  managers: { number: string; account: string; kind: 'akrab' | 'circle'; slots: number }[];
-  /** What the contract gate uses against this simulator when no flags say otherwise. */
-  suite: { account: string; product: string; kind: 'akrab' | 'circle'; msisdns: string[]; max_invites: number };
-  history: { trx_id: string; account: string; manager: string; member: string; product: string; date: string }[];
-}
+const phone62 = Type.String({ pattern: '^62[0-9]{7,13}$' });
+const kind = oneOf(['akrab', 'circle']);
+const closed = { additionalProperties: false } as const;
 
-const phone62 = { type: 'string', pattern: '^62[0-9]{7,13}$' };
-const kind = { enum: ['akrab', 'circle'] };
-const FIXTURE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['accounts', 'products', 'managers', 'suite', 'history'],
-  properties: {
-    accounts: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id', 'api_key', 'saldo'],
-        properties: {
-          id: { type: 'string', minLength: 1 },
-          api_key: { type: 'string', minLength: 8 },
-          saldo: { type: 'integer', minimum: 0 },
+/** The simulator's state file; the Fixture type is derived from this schema. */
+const FIXTURE_SCHEMA = Type.Object(
+  {
+    accounts: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1 }),
+          api_key: Type.String({ minLength: 8 }),
+          saldo: Type.Integer({ minimum: 0 }),
         },
-      },
-    },
-    products: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['code', 'name', 'kind', 'price'],
-        properties: {
-          code: { type: 'string', minLength: 1 },
-          name: { type: 'string', minLength: 1 },
+        closed,
+      ),
+      { minItems: 1 },
+    ),
+    products: Type.Array(
+      Type.Object(
+        {
+          code: Type.String({ minLength: 1 }),
+          name: Type.String({ minLength: 1 }),
           kind,
-          price: { type: 'integer', minimum: 1 },
+          price: Type.Integer({ minimum: 1 }),
         },
-      },
-    },
-    managers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['number', 'account', 'kind', 'slots'],
-        properties: { number: phone62, account: { type: 'string' }, kind, slots: { type: 'integer', minimum: 1 } },
-      },
-    },
-    suite: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['account', 'product', 'kind', 'msisdns', 'max_invites'],
-      properties: {
-        account: { type: 'string' },
-        product: { type: 'string' },
+        closed,
+      ),
+      { minItems: 1 },
+    ),
+    managers: Type.Array(
+      Type.Object({ number: phone62, account: Type.String(), kind, slots: Type.Integer({ minimum: 1 }) }, closed),
+    ),
+    /** What the contract gate uses against this simulator when no flags say otherwise. */
+    suite: Type.Object(
+      {
+        account: Type.String(),
+        product: Type.String(),
         kind,
-        msisdns: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^(08|62)[0-9]{7,12}$' } },
-        max_invites: { type: 'integer', minimum: 0 },
+        msisdns: Type.Array(Type.String({ pattern: '^(08|62)[0-9]{7,12}$' }), { minItems: 1 }),
+        max_invites: Type.Integer({ minimum: 0 }),
       },
-    },
-    history: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['trx_id', 'account', 'manager', 'member', 'product', 'date'],
-        properties: {
-          trx_id: { type: 'string', minLength: 1, maxLength: 64 },
-          account: { type: 'string' },
+      closed,
+    ),
+    history: Type.Array(
+      Type.Object(
+        {
+          trx_id: Type.String({ minLength: 1, maxLength: 64 }),
+          account: Type.String(),
           manager: phone62,
           member: phone62,
-          product: { type: 'string' },
-          date: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
+          product: Type.String(),
+          date: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' }),
         },
-      },
-    },
+        closed,
+      ),
+    ),
   },
-};
+  closed,
+);
+export type Fixture = Static<typeof FIXTURE_SCHEMA>;
 
 /** Loads a fixture file, validated by schema and by its cross-references; UsageError names every problem. */
 export function loadFixture(path = DEFAULT_FIXTURES): Fixture {
-  const fx = checkConfig<Fixture>(FIXTURE_SCHEMA, readYamlFile(path, 'fixture file'), `fixture file ${path}`);
+  const fx = checkConfig(FIXTURE_SCHEMA, readYamlFile(path, 'fixture file'), `fixture file ${path}`);
   const problems: string[] = [];
   const accounts = new Set(fx.accounts.map((a) => a.id));
   const keys = new Set<string>();
