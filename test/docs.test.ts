@@ -100,7 +100,7 @@ describe('h2h lint', () => {
     [
       'an example that breaks its schema',
       (d) => (d.components.schemas.SaldoResult.examples[0].saldo = 'lots'),
-      /FAIL examples-valid components\.schemas\.SaldoResult examples\[0\]: example does not validate: \/saldo must be integer/,
+      /FAIL examples-valid components\.schemas\.SaldoResult examples\[0\]: example does not validate: \$\.saldo must be integer/,
     ],
     [
       'an invalid document for Redocly',
@@ -126,8 +126,13 @@ describe('h2h lint', () => {
     assert.deepEqual(offRulesExplained(readFileSync(join(DEFAULT_DOCUMENT_PATH, '..', 'redocly.yaml'), 'utf8')), []);
     const bad = offRulesExplained('rules:\n  # keep\n  a-rule: off\n  b-rule: off\n');
     assert.deepEqual(
-      bad.map((p) => p.message),
-      ['rule b-rule is switched off without a comment saying why'],
+      bad.map((p) => [p.at, p.message]),
+      [['redocly.yaml:4', 'rule b-rule is switched off without a comment saying why']],
+    );
+    const inline = offRulesExplained('extends: [recommended]\nrules:\n  a-rule: off # why\n  b-rule: warn\n  c-rule: off\n');
+    assert.deepEqual(
+      inline.map((p) => p.at),
+      ['redocly.yaml:5'],
     );
   });
 });

@@ -92,7 +92,7 @@ describe('openapi.yaml', () => {
         ['examples-valid', '/api/saldo-user POST response 200 examples.success'],
       ],
     );
-    assert.match(problems[0]?.message ?? '', /\/saldo must be integer/);
+    assert.match(problems[0]?.message ?? '', /\$\.saldo must be integer/);
   });
 
   it('redocly lint reports no errors', () => {

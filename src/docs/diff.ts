@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { derefIn } from '../openapi/deref.js';
+import { SchemaWalker } from '../openapi/walk.js';
 
 /** One change between two versions of the document, as client developers see it. */
 export interface Change {
@@ -14,7 +15,10 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /** A document with local $ref resolution; nothing else assumed, so any version of it can be compared. */
 class Doc {
-  constructor(readonly doc: OpenAPIV3_1.Document) {}
+  readonly walker: SchemaWalker;
+  constructor(readonly doc: OpenAPIV3_1.Document) {
+    this.walker = new SchemaWalker((v) => this.deref(v));
+  }
   deref<T>(v: unknown): T {
     return (derefIn<T>(this.doc, v) ?? {}) as T;
   }
@@ -49,44 +53,20 @@ class Doc {
     const success = schema.oneOf
       ?.map((b) => this.deref<Schema>(b))
       .find((b) =>
-        this.collect(b)
-          .props.get('ok')
+        this.walker
+          .shape(b)
+          .properties.get('ok')
           ?.some((p) => this.deref<Schema>(p).const === true),
       );
     if (success) schema = success;
-    this.walk(schema, '$', out);
-    return out;
-  }
-  private collect(s: Schema): { props: Map<string, Schema[]>; required: Set<string> } {
-    const x = this.deref<Schema>(s);
-    const props = new Map<string, Schema[]>();
-    const required = new Set(x.required ?? []);
-    for (const sub of x.allOf ?? []) {
-      const c = this.collect(sub as Schema);
-      for (const [k, v] of c.props) props.set(k, [...(props.get(k) ?? []), ...v]);
-      for (const r of c.required) required.add(r);
-    }
-    for (const [k, v] of Object.entries(x.properties ?? {})) props.set(k, [...(props.get(k) ?? []), v as Schema]);
-    return { props, required };
-  }
-  private walk(
-    s: Schema,
-    path: string,
-    out: Map<string, { type: string; required: boolean; values?: string[] }>,
-  ): void {
-    const { props, required } = this.collect(s);
-    for (const [name, defs] of props) {
-      const merged = defs.map((d) => this.deref<Schema>(d));
+    for (const f of this.walker.fields(schema)) {
       const type =
-        merged.map((d) => (d.type ? String(d.type) : d.const !== undefined ? typeof d.const : '')).find(Boolean) ??
+        f.defs.map((d) => (d.type ? String(d.type) : d.const !== undefined ? typeof d.const : '')).find(Boolean) ??
         'any';
-      const values = merged.map((d) => d.enum?.map(String)).find(Boolean);
-      const p = `${path}.${name}`;
-      out.set(p, { type, required: required.has(name), ...(values ? { values } : {}) });
-      const last = merged[merged.length - 1] as Schema;
-      const nested = last.type === 'array' && 'items' in last && last.items ? this.deref<Schema>(last.items) : last;
-      if (nested.properties || nested.allOf) this.walk(nested, `${p}${last.type === 'array' ? '[]' : ''}`, out);
+      const values = f.defs.map((d) => d.enum?.map(String)).find(Boolean);
+      out.set(f.path, { type, required: f.required, ...(values ? { values } : {}) });
     }
+    return out;
   }
 }
 

@@ -22,40 +22,16 @@ function typeOf(api: ApiModel, s: Schema | OpenAPIV3_1.ReferenceObject | undefin
   return parts.join(', ');
 }
 
-/** Properties of a schema through $ref and allOf, bases first; a later definition adds to an earlier one. */
-function collect(
-  api: ApiModel,
-  s: Schema | OpenAPIV3_1.ReferenceObject,
-): { props: Map<string, Schema[]>; required: Set<string> } {
-  const x = api.deref<Schema>(s);
-  const props = new Map<string, Schema[]>();
-  const required = new Set(x.required ?? []);
-  for (const sub of x.allOf ?? []) {
-    const c = collect(api, sub as Schema);
-    for (const [k, v] of c.props) props.set(k, [...(props.get(k) ?? []), ...v]);
-    for (const r of c.required) required.add(r);
-  }
-  for (const [k, v] of Object.entries(x.properties ?? {})) props.set(k, [...(props.get(k) ?? []), v as Schema]);
-  return { props, required };
-}
-
-/** Fields of a response schema, flattened: [path, type, required, description]. */
-function fields(api: ApiModel, s: Schema | OpenAPIV3_1.ReferenceObject, prefix = '', out: string[][] = []): string[][] {
-  const { props, required } = collect(api, s);
-  for (const [name, defs] of props) {
-    const last = defs[defs.length - 1] as Schema;
-    const p = api.deref<Schema>(last);
+/** Fields of a response schema, flattened (through the one schema walker): [path, type, required, description]. */
+function fields(api: ApiModel, s: Schema | OpenAPIV3_1.ReferenceObject): string[][] {
+  return api.walker.fields(s).map((f) => {
     const description =
-      [...defs]
+      [...f.defs]
         .reverse()
-        .map((d) => d.description ?? api.deref<Schema>(d).description)
+        .map((d) => d.description)
         .find(Boolean) ?? '';
-    out.push([`${prefix}${name}`, typeOf(api, last), required.has(name) ? 'yes' : 'no', description]);
-    const nested = p.type === 'array' && 'items' in p && p.items ? api.deref<Schema>(p.items as Schema) : p;
-    if (nested.properties || nested.allOf)
-      fields(api, nested, `${prefix}${name}${p.type === 'array' ? '[]' : ''}.`, out);
-  }
-  return out;
+    return [f.path.slice(2), typeOf(api, f.defs[f.defs.length - 1]), f.required ? 'yes' : 'no', description];
+  });
 }
 
 /** API.md: the reference in Markdown, from the loaded document; deterministic for an unchanged document. */
