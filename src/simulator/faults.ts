@@ -131,6 +131,18 @@ export const CONTRACT_FAULTS = [
   },
 ] as const satisfies readonly Fault[];
 
+/**
+ * Faults that only generated cases catch (the hand-written scenarios pass them): each breaks its clause at an
+ * input or a timing the catalogue's fixed values never reach.
+ */
+export const GENERATED_FAULTS = [
+  {
+    name: 'inflight-duplicate',
+    clause: 'INV-5',
+    description: 'a trx_id is seen as used only once its invite is recorded: concurrent duplicates both go through',
+  },
+] as const satisfies readonly Fault[];
+
 /** Transport faults: they break no clause but the wire itself (probe tests, and the gate's money rules). */
 export const TRANSPORT_FAULTS = [
   { name: 'latency', description: 'every API answer is delayed by `ms` (default 1500) milliseconds' },
@@ -147,11 +159,11 @@ export const TRANSPORT_FAULTS = [
   },
 ] as const satisfies readonly Fault[];
 
-export type ContractFaultName = (typeof CONTRACT_FAULTS)[number]['name'];
+export type ContractFaultName = (typeof CONTRACT_FAULTS)[number]['name'] | (typeof GENERATED_FAULTS)[number]['name'];
 export type TransportFaultName = (typeof TRANSPORT_FAULTS)[number]['name'];
 export type FaultName = ContractFaultName | TransportFaultName;
 
-export const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...TRANSPORT_FAULTS];
+export const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...TRANSPORT_FAULTS];
 
 export function isFaultName(name: string): name is FaultName {
   return FAULTS.some((f) => f.name === name);

@@ -63,6 +63,10 @@ export class SimState {
   private readonly txns: Txn[] = [];
   private readonly byTrx = new Map<string, Txn>();
   private readonly roundRobin = new Map<string, number>();
+  /** Invites between their checks and their charge: account + trx_id. */
+  private readonly inFlight = new Set<string>();
+  /** How long an invite's charge at the operator takes, in milliseconds. */
+  chargeMs = 2;
   private seq = 0;
 
   constructor(
@@ -104,7 +108,11 @@ export class SimState {
     return this.txns.filter((t) => t.account === accountId && (trxId === undefined || t.trxId === trxId));
   }
 
-  handle(endpoint: Endpoint, raw: Params): Handled {
+  /**
+   * Answers one request. Only an invite waits (its charge at the operator, `chargeMs`): a trx_id in flight
+   * counts as used, so concurrent duplicates still create one transaction.
+   */
+  async handle(endpoint: Endpoint, raw: Params): Promise<Handled> {
     const rewrite = this.fault ? faultNamed(this.fault.name).request : undefined;
     const folded = this.api.foldRequest(endpoint, rewrite ? rewrite(raw, endpoint) : raw);
     const p = folded.params;
@@ -214,11 +222,13 @@ export class SimState {
     return success({ data: { trx_id: trxId, status: visible?.status ?? 'SUCCESS' } });
   }
 
-  private invite(account: Account, p: Record<string, unknown>): Handled {
+  private async invite(account: Account, p: Record<string, unknown>): Promise<Handled> {
     const trxId = String(p.trx_id);
+    const key = `${account.id}\u0000${trxId}`;
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
-    // Fault `duplicate-trx-accepted`.
-    if (this.byTrx.has(`${account.id}\u0000${trxId}`) && !this.fault$('duplicate-trx-accepted')) {
+    // Fault `duplicate-trx-accepted`; fault `inflight-duplicate`: a trx_id in flight is not seen as used.
+    const used = this.byTrx.has(key) || (this.inFlight.has(key) && !this.fault$('inflight-duplicate'));
+    if (used && !this.fault$('duplicate-trx-accepted')) {
       return no(refuse('DUPLICATE_TRX_ID', `trx_id ${trxId} was already used.`));
     }
     const wanted = String(p.product_code).toLowerCase();
@@ -229,12 +239,28 @@ export class SimState {
       return no(refuse('KIND_MISMATCH', `Product ${product.code} is of kind ${product.kind}, not ${String(p.kind)}.`));
     }
     const yes = (answer: Answer): Handled => ({ answer, couldSucceed: true, params: p });
+    this.inFlight.add(key);
+    try {
+      await new Promise((r) => setTimeout(r, this.chargeMs));
+      return yes(this.carryOut(account, p, trxId, product));
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  /** The invite itself, in one synchronous step: balance, slot, charge, record. */
+  private carryOut(
+    account: Account,
+    p: Record<string, unknown>,
+    trxId: string,
+    product: Fixture['products'][number],
+  ): Answer {
     if (account.saldo < product.price) {
-      return yes(refuse('INSUFFICIENT_BALANCE', `Balance ${account.saldo} is below the price ${product.price}.`));
+      return refuse('INSUFFICIENT_BALANCE', `Balance ${account.saldo} is below the price ${product.price}.`);
     }
     const member = to62(String(p.msisdn));
     const place = this.place(account, product.kind, member);
-    if (!place) return yes(refuse('NO_FREE_SLOT', `No ${product.kind} manager has a free slot.`));
+    if (!place) return refuse('NO_FREE_SLOT', `No ${product.kind} manager has a free slot.`);
     for (const m of this.managers) if (m.kind === product.kind && m.account === account.id) m.members.delete(member);
     place.manager.members.set(member, place.slot);
     // Fault `invite-credits-balance`.
@@ -253,13 +279,11 @@ export class SimState {
         lagMsOf(this.reading),
       );
     }
-    return yes(
-      success({
-        message: `Member ${member} added to manager ${place.manager.number} (${product.kind}), slot ${place.slot}.`,
-        trx_id: trxId,
-        detail: { manager: place.manager.number, member, slot: String(place.slot) },
-      }),
-    );
+    return success({
+      message: `Member ${member} added to manager ${place.manager.number} (${product.kind}), slot ${place.slot}.`,
+      trx_id: trxId,
+      detail: { manager: place.manager.number, member, slot: String(place.slot) },
+    });
   }
 
   /** Where an invite puts a member, under the `slot` knob. */
