@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { COMMANDS } from '../src/cli/h2h.ts';
 import { runCli, startCli } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'h2h-cli-'));
@@ -148,11 +149,14 @@ describe('h2h mock', () => {
     }
   });
 
-  it('every command answers --help', async () => {
-    for (const cmd of ['mock', 'validate']) {
-      const r = await runCli([cmd, '--help']);
-      assert.equal(r.code, 0);
-      assert.match(r.stdout, new RegExp(`^usage: h2h ${cmd}`));
+  it('every command answers --help with its usage and each of its flags', async () => {
+    assert.equal(COMMANDS.length, 7);
+    for (const cmd of COMMANDS) {
+      const r = await runCli([cmd.name, '--help']);
+      assert.equal(r.code, 0, cmd.name);
+      assert.match(r.stdout, new RegExp(`^usage: h2h ${cmd.name}`), cmd.name);
+      for (const flag of Object.keys(cmd.options))
+        assert.match(r.stdout, new RegExp(`--${flag}\\b`), `${cmd.name} --${flag}`);
     }
   });
 });

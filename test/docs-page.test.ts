@@ -68,7 +68,8 @@ describe('the docs page in a real browser, offline', () => {
       });
       if (y === last) break;
       last = y;
-      await page.waitForTimeout(20);
+      // Redoc renders on scroll: wait for two frames, so the next read sees what this scroll rendered.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     }
     return text;
   }

@@ -129,7 +129,9 @@ describe('h2h lint', () => {
       bad.map((p) => [p.at, p.message]),
       [['redocly.yaml:4', 'rule b-rule is switched off without a comment saying why']],
     );
-    const inline = offRulesExplained('extends: [recommended]\nrules:\n  a-rule: off # why\n  b-rule: warn\n  c-rule: off\n');
+    const inline = offRulesExplained(
+      'extends: [recommended]\nrules:\n  a-rule: off # why\n  b-rule: warn\n  c-rule: off\n',
+    );
     assert.deepEqual(
       inline.map((p) => p.at),
       ['redocly.yaml:5'],
