@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { runInProcess, simulatorSettings } from '../src/gate/in-process-runner.ts';
+import { runInProcess } from '../src/gate/in-process-runner.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import { embeddedTarget } from '../src/simulator/embedded.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { machineLine, median } from './machine.ts';
 
@@ -19,7 +20,7 @@ async function reference(): Promise<number> {
   const t0 = performance.now();
   const api = loadApiModel();
   const sim = await startSimulator();
-  const settings = simulatorSettings(sim);
+  const settings = embeddedTarget(sim);
   await runInProcess(api, settings, { maxInvites: settings.maxInvites });
   await sim.close();
   return performance.now() - t0;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { probeEndpoint } from '../src/probe/probe-endpoint.ts';
+import { freePort } from '../src/shared/free-port.ts';
 import type { LogEntry } from '../src/simulator/server.ts';
-import { freePort } from '../test/helpers.ts';
 import { machineLine, median } from './machine.ts';
 
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);

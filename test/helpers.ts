@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
+
+export { freePort } from '../src/shared/free-port.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));
@@ -171,16 +172,6 @@ export async function everyByteWritten(dir: string): Promise<Map<string, Buffer>
     for (const [name, data] of await unzip(Buffer.from(m[1], 'base64'))) files.set(`${p}!${name}`, data);
   }
   return files;
-}
-
-/** A port free on 127.0.0.1 right now, for a server that must be told its port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Stops a child process: SIGTERM, then SIGKILL after 5 s; resolves when it has exited. */

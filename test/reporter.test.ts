@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { planRun } from '../src/gate/plan.ts';
-import { findingLines, skippedResult } from '../src/gate/run-scenario.ts';
+import { findingLines, skippedResult } from '../src/gate/scenario-result.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import ContractSummaryReporter from '../src/gate/summary-reporter.ts';
 import { loadApiModel } from '../src/openapi/load.ts';

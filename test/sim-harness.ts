@@ -1,10 +1,6 @@
-import {
-  type InProcessOptions,
-  type RunResult,
-  runInProcess,
-  simulatorSettings,
-} from '../src/gate/in-process-runner.ts';
+import { type InProcessOptions, type RunResult, runInProcess } from '../src/gate/in-process-runner.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import { embeddedTarget } from '../src/simulator/embedded.ts';
 import type { Simulator } from '../src/simulator/server.ts';
 
 export const api = loadApiModel();
@@ -15,7 +11,7 @@ export function sweep(
   opts: { allowWrites?: boolean } & Partial<InProcessOptions> = {},
 ): Promise<RunResult> {
   const { allowWrites, ...rest } = opts;
-  const settings = simulatorSettings(sim);
+  const settings = embeddedTarget(sim);
   return runInProcess(
     api,
     { ...settings, allowWrites: allowWrites ?? true },

@@ -8,15 +8,9 @@ import { planRun } from '../src/gate/plan.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { REFUSALS } from '../src/simulator/answer.ts';
-import {
-  coveringReadings,
-  describeReading,
-  KNOB_NAMES,
-  KNOBS,
-  parseReading,
-  type Reading,
-  refusalWord,
-} from '../src/simulator/legal.ts';
+import { coveringReadings } from '../src/simulator/covering.ts';
+import { describeReading, KNOB_NAMES, KNOBS, parseReading, type Reading } from '../src/simulator/legal.ts';
+import { refusalWord } from '../src/simulator/present.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { runCli } from './helpers.ts';
 

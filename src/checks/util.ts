@@ -1,5 +1,5 @@
 import { ajvErrorsToFindings } from '../openapi/ajv-errors.js';
-import { type Body, bodyOf } from '../openapi/exchange.js';
+import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { show } from '../shared/jsonpath.js';

@@ -3,13 +3,13 @@ import { TransportError } from '../client/transport.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Finding } from '../openapi/types.js';
 import { TokenBucket } from '../shared/token-bucket.js';
-import type { Simulator } from '../simulator/server.js';
 import { buildCatalogue } from './catalogue/index.js';
 import type { Deviation } from './config.js';
 import { InviteLedger } from './invite-ledger.js';
 import { dataSkip, planRun } from './plan.js';
-import { executeScenario, type ScenarioResult, skippedResult } from './run-scenario.js';
+import { executeScenario } from './run-scenario.js';
 import type { Scenario } from './scenario.js';
+import { type ScenarioResult, skippedResult } from './scenario-result.js';
 import { type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
 import { discoveredData, discoveryParams, type GateTarget, type TargetData } from './target.js';
 import { newRunId, trxFactory } from './trx-ids.js';
@@ -30,20 +30,6 @@ export async function discover(raw: RawSend, policy: SendPolicy, target: GateTar
     waits: [],
   });
   return discoveredData(ex, target.knownTrxId);
-}
-
-/** What the embedded simulator offers a run: its demo account and the fixture's product, kind, numbers and cap. */
-export function simulatorSettings(sim: Simulator): GateTarget & { baseUrl: string; maxInvites: number } {
-  const s = sim.fixture.suite;
-  return {
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    allowWrites: true,
-    product: s.product,
-    kind: s.kind,
-    msisdns: s.msisdns,
-    maxInvites: s.max_invites,
-  };
 }
 
 export interface InProcessOptions {

@@ -1,5 +1,5 @@
 import junitModule, { type Builder } from 'junit-report-builder';
-import type { ScenarioResult } from './run-scenario.js';
+import type { ScenarioResult } from './scenario-result.js';
 
 // junit-report-builder is CommonJS: under nodenext its default import is the module object on some toolchains.
 const junit: Builder = (junitModule as unknown as { default?: Builder }).default ?? (junitModule as unknown as Builder);

@@ -4,7 +4,7 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import { redact } from '../redact.js';
 import { type RunFile, readRunFile } from './handover.js';
 import { junitXml } from './junit.js';
-import type { ScenarioResult } from './run-scenario.js';
+import type { ScenarioResult } from './scenario-result.js';
 import { summarize, summaryMarkdown } from './summary.js';
 
 /** One scenario as its record, or as the failure of a scenario that never reported. */

@@ -1,5 +1,5 @@
 import { CLAUSE_IDS, type ClauseId, type Drift } from '../openapi/types.js';
-import type { ScenarioResult } from './run-scenario.js';
+import type { ScenarioResult } from './scenario-result.js';
 
 export type ClauseStatus = 'passed' | 'failed' | 'warn' | 'skipped';
 

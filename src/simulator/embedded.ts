@@ -30,6 +30,20 @@ export function checkEmbeddedOptions(opts: EmbeddedOptions): void {
   if (opts.legal !== undefined) parseReading(opts.legal);
 }
 
+/** What the gate uses against a running simulator: its URL and demo key, the fixture's product, numbers and cap. */
+export function embeddedTarget(sim: Simulator): Omit<EmbeddedTarget, 'sim'> & { allowWrites: true } {
+  const s = sim.fixture.suite;
+  return {
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    allowWrites: true,
+    product: s.product,
+    kind: s.kind,
+    msisdns: [...s.msisdns],
+    maxInvites: s.max_invites,
+  };
+}
+
 /** Starts the embedded simulator of a gate run on a free loopback port. */
 export async function startEmbedded(opts: EmbeddedOptions, apiKey?: string): Promise<EmbeddedTarget> {
   checkEmbeddedOptions(opts);
@@ -39,14 +53,5 @@ export async function startEmbedded(opts: EmbeddedOptions, apiKey?: string): Pro
     prefix: opts.prefix ?? '',
     ...(opts.legal ? { reading: parseReading(opts.legal) } : {}),
   });
-  const s = sim.fixture.suite;
-  return {
-    sim,
-    baseUrl: sim.url,
-    apiKey: sim.apiKey,
-    product: s.product,
-    kind: s.kind,
-    msisdns: [...s.msisdns],
-    maxInvites: s.max_invites,
-  };
+  return { sim, ...embeddedTarget(sim) };
 }

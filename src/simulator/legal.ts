@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { Endpoint } from '../openapi/types.js';
 import { readYamlFile, UsageError } from '../shared/config-file.js';
 import { parseRate } from '../shared/config-values.js';
-import type { Answer } from './answer.js';
 
 /**
  * Every point the provider leaves open ("not shown"), as a knob with the values a contract-keeping API may
@@ -133,60 +130,6 @@ export function describeReading(r: Reading): string {
   return diff.length ? diff.join(',') : 'reference';
 }
 
-/**
- * A covering set of readings: every value of every knob at least once, and every pair of values of two
- * knobs together at least once, for the knobs in `paired` (greedy, deterministic). Knobs outside `paired`
- * take each of their other values once, on top of the reference.
- */
-export function coveringReadings(paired: readonly Knob[] = KNOB_NAMES): Reading[] {
-  const knobs = paired;
-  const vals = (k: Knob): readonly string[] => KNOBS[k].values;
-  const key = (a: Knob, va: string, b: Knob, vb: string): string => `${a}=${va}&${b}=${vb}`;
-  const uncovered = new Set<string>();
-  for (let i = 0; i < knobs.length; i++)
-    for (let j = i + 1; j < knobs.length; j++) {
-      const a = knobs[i] as Knob;
-      const b = knobs[j] as Knob;
-      for (const va of vals(a)) for (const vb of vals(b)) uncovered.add(key(a, va, b, vb));
-    }
-  const rows: Reading[] = [];
-  while (uncovered.size > 0) {
-    const row: Partial<Reading> = {};
-    for (const [i, k] of knobs.entries()) {
-      let best = vals(k)[0] ?? '';
-      let bestScore = -1;
-      for (const v of vals(k)) {
-        let score = 0;
-        for (let j = 0; j < i; j++) {
-          const p = knobs[j] as Knob;
-          if (uncovered.has(key(p, row[p] ?? '', k, v))) score += 10;
-        }
-        // Tie-break: the value with the most pairs still open with knobs yet to be chosen.
-        for (let j = i + 1; j < knobs.length; j++) {
-          const q = knobs[j] as Knob;
-          for (const vq of vals(q)) if (uncovered.has(key(k, v, q, vq))) score += 1 / 100;
-        }
-        if (score > bestScore) {
-          bestScore = score;
-          best = v;
-        }
-      }
-      row[k] = best;
-    }
-    for (let i = 0; i < knobs.length; i++)
-      for (let j = i + 1; j < knobs.length; j++) {
-        const a = knobs[i] as Knob;
-        const b = knobs[j] as Knob;
-        uncovered.delete(key(a, row[a] ?? '', b, row[b] ?? ''));
-      }
-    rows.push({ ...REFERENCE, ...row });
-  }
-  for (const k of KNOB_NAMES.filter((x) => !knobs.includes(x))) {
-    for (const v of vals(k).slice(1)) rows.push({ ...REFERENCE, [k]: v });
-  }
-  return rows;
-}
-
 /** The rate limit of a reading, or undefined. */
 export function rateLimitOf(r: Reading): { perSecond: number; burst: number; status: 429 | 503 } | undefined {
   const [rate = '', status] = r['rate-limit'].split(':');
@@ -222,65 +165,4 @@ export function contentTypeOf(r: Reading): string {
     default:
       return 'application/json; charset=utf-8';
   }
-}
-
-/** Other words a provider might use for the simulator's refusal statuses. */
-const OTHER_WORDS: Record<string, string> = {
-  INVALID_API_KEY: 'UNAUTHORIZED',
-  MISSING_PARAMETER: 'PARAMETER_KURANG',
-  DUPLICATE_TRX_ID: 'TRXID_SUDAH_DIPAKAI',
-  TRX_NOT_FOUND: 'DATA_TIDAK_DITEMUKAN',
-  UNKNOWN_PRODUCT: 'PRODUK_TIDAK_ADA',
-  NO_FREE_SLOT: 'SLOT_PENUH',
-  INSUFFICIENT_BALANCE: 'SALDO_TIDAK_CUKUP',
-};
-
-/** The word a provider of this reading uses for one of the simulator's refusal statuses. */
-export function refusalWord(r: Reading, status: string): string {
-  if (r['refusal-words'] === 'lower') return status.toLowerCase();
-  if (r['refusal-words'] === 'other') return OTHER_WORDS[status] ?? `GAGAL_${status}`;
-  return status;
-}
-
-const to08 = (n: unknown): unknown => (typeof n === 'string' && n.startsWith('62') ? `0${n.slice(2)}` : n);
-
-/**
- * Shapes an answer of the business rules the way a provider of this reading would: refusal words and HTTP
- * status, `message` on other successes, number forms in history, undocumented fields. Never changes an
- * outcome: `ok`, SUCCESS, documented fields and their values stay as they are.
- */
-export function present(answer: Answer, endpoint: Endpoint | undefined, r: Reading): Answer {
-  const body = structuredClone(answer.body);
-  const extra = r.extra === 'everywhere';
-  if (body.ok === false) {
-    const status = String(body.status);
-    body.status = refusalWord(r, status);
-    if (extra) {
-      body.error_code = answer.http;
-      body.errors = [{ reason: status.toLowerCase(), detail: { hint: 'see message' } }];
-    }
-    // A rate limit and a server error keep their codes: they are not a refusal of the request's content.
-    const keep = answer.http === 429 || answer.http >= 500;
-    return { ...answer, http: r['refusal-http'] === '200' && !keep ? 200 : answer.http, body };
-  }
-  if (body.ok !== true) return { ...answer, body };
-  if (r.message === 'present' && endpoint !== 'invite-member' && body.message === undefined) body.message = 'Berhasil';
-  if (Array.isArray(body.data)) {
-    body.data = body.data.map((rec: Record<string, unknown>) => ({
-      ...rec,
-      ...(r['manager-form'] === '08' ? { manager_number: to08(rec.manager_number) } : {}),
-      ...(r['member-form'] === '08' ? { member_number: to08(rec.member_number) } : {}),
-      ...(extra ? { channel: 'h2h', meta: { source: 'h2h', flags: ['settled'] } } : {}),
-    }));
-  } else if (extra && body.data && typeof body.data === 'object') {
-    body.data = { ...(body.data as object), checked_at: new Date().toISOString(), meta: { cached: false } };
-  }
-  if (extra) {
-    body.server_time = new Date().toISOString();
-    body.request_id = randomUUID();
-    body.meta = { api: 'h2h', version: 2, links: { docs: '/docs' } };
-    if (body.detail && typeof body.detail === 'object')
-      body.detail = { ...(body.detail as object), quota: '10GB', package: { kind: 'group', renews: false } };
-  }
-  return { ...answer, body };
 }

@@ -1,0 +1,113 @@
+import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
+import { redact, redactValue } from '../redact.js';
+import type { PlannedScenario } from './plan.js';
+
+/** A redacted request and response, as attached to a failing scenario. */
+export interface ShownExchange {
+  method: string;
+  url: string;
+  params: unknown;
+  httpStatus: number;
+  contentType: string;
+  body: string;
+}
+
+/** What one scenario found, redacted: the reporter builds the summary and the JUnit file from these. */
+export interface ScenarioResult {
+  title: string;
+  area: string;
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why a skipped scenario did not run, or could not judge. */
+  skipReason?: string;
+  /** The clauses the scenario is about. */
+  clauses: ClauseId[];
+  /** Every clause it judged: its own, and those that any answer it got can break (ENV-1, ENV-4, HIS-1, ...). */
+  judged: ClauseId[];
+  endpoint: string;
+  methods: string[];
+  aliases: string[];
+  form: 'write' | 'safe';
+  findings: Finding[];
+  /** Findings of clauses the config marks as known deviations. */
+  warned: (Finding & { reason: string })[];
+  drift: Drift[];
+  /** One line per broken clause and place: how many records or fields broke it, and the first three. */
+  lines: string[];
+  flaky: string[];
+  /** Rate-limit answers waited out: how many, and how long in all. */
+  waits: { count: number; ms: number };
+  /** How long it took for what an invite wrote to show (the longest settle of the scenario). */
+  settleMs?: number;
+  invites: { sent: number; charged: number };
+  /** Set when no answer came. */
+  transport?: string;
+  exchanges: ShownExchange[];
+  /** Wall time of the scenario. */
+  durationMs?: number;
+}
+
+export function showExchange(ex: Exchange): ShownExchange {
+  return {
+    method: ex.method,
+    url: redact(ex.url),
+    params: redactValue(ex.params),
+    httpStatus: ex.httpStatus,
+    contentType: ex.contentType,
+    body: redact(
+      ex.bodyText.length > 4096 ? `${ex.bodyText.slice(0, 4096)}… (${ex.bodyText.length} bytes)` : ex.bodyText,
+    ),
+  };
+}
+
+/** Where a finding happened, for grouping and for its line. */
+function whereOf(f: Finding): string {
+  return [f.endpoint, f.method, f.aliases?.length ? `via ${f.aliases.join(',')}` : ''].filter(Boolean).join(' ');
+}
+
+/**
+ * One line per clause and place: a clause broken by 37 records reads as one line with the count and the
+ * first three, not 37 lines.
+ */
+export function findingLines(findings: readonly Finding[]): string[] {
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = `${f.clause} [${whereOf(f)}]`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups].map(([key, list]) => {
+    const one = (f: Finding): string => `${f.path}: expected ${f.expected}, got ${f.actual}`;
+    if (list.length === 1) return redact(`${key} ${one(list[0] as Finding)}`);
+    return redact(
+      `${key} ${list.length} places broke it; first ${Math.min(3, list.length)}: ${list.slice(0, 3).map(one).join('; ')}`,
+    );
+  });
+}
+
+/** One finding's identity: the same break seen twice (by its own judgement and by judging the answer) is one. */
+export const findingKey = (f: Finding): string =>
+  `${f.clause}|${f.endpoint}|${f.method}|${(f.aliases ?? []).join(',')}|${f.path}|${f.expected}|${f.actual}`;
+
+/** The record of a scenario that did not run, and why. */
+export function skippedResult(entry: PlannedScenario, reason: string): ScenarioResult {
+  const s = entry.scenario;
+  return {
+    title: s.title,
+    area: s.area,
+    status: 'skipped',
+    skipReason: reason,
+    clauses: s.clauses,
+    judged: [],
+    endpoint: s.endpoint,
+    methods: s.methods,
+    aliases: s.aliases,
+    form: entry.form,
+    findings: [],
+    warned: [],
+    drift: [],
+    lines: [],
+    flaky: [],
+    waits: { count: 0, ms: 0 },
+    invites: { sent: 0, charged: 0 },
+    exchanges: [],
+  };
+}

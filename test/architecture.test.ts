@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { ROOT } from './helpers.ts';
+
+// ARCHITECTURE.md is the rule: its table of rooms says which room may import which, and its glossary names
+// the code's nouns. This test reads both and holds the code to them.
+
+const doc = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+
+/** The rooms table: room path -> the rooms it may import (by short name). */
+function rooms(): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const m of doc.matchAll(/^\| `([^`]+)` \| [^|]+ \| ([^|]+) \|$/gm)) {
+    const may = (m[2] ?? '').trim();
+    out.set(m[1] ?? '', new Set(may === '—' ? [] : may.split(',').map((s) => s.trim())));
+  }
+  return out;
+}
+
+/** The short name of a room: `src/gate/` -> gate, `src/redact.ts` -> redact, `suites/` -> suites. */
+const shortName = (room: string): string =>
+  room
+    .replace(/^src\//, '')
+    .replace(/\/$/, '')
+    .replace(/\.ts$/, '');
+
+/** The room a file belongs to, or undefined for a file outside every room (tests, config). */
+function roomOf(file: string, all: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  for (const r of all) if ((file === r || file.startsWith(r)) && (!best || r.length > best.length)) best = r;
+  return best;
+}
+
+/** Relative imports of a TypeScript file, resolved to paths from the project root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1] ?? '');
+  return specs.map((s) => relative(ROOT, resolve(dirname(join(ROOT, file)), s)).replace(/\.js$/, '.ts'));
+}
+
+function tsFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const p = join(dir, name);
+    if (statSync(join(ROOT, p)).isDirectory()) out.push(...tsFiles(p));
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Every import that runs the wrong way: `from -> to (from's room may not import to's room)`. */
+export function wrongWay(files: Map<string, string[]>, table: Map<string, Set<string>>): string[] {
+  const out: string[] = [];
+  for (const [file, imports] of files) {
+    const from = roomOf(file, table.keys());
+    if (!from) continue;
+    for (const target of imports) {
+      const to = roomOf(target, table.keys());
+      if (!to || to === from) continue;
+      if (!table.get(from)?.has(shortName(to)))
+        out.push(`${file} -> ${target} (${shortName(from)} may not import ${shortName(to)})`);
+    }
+  }
+  return out;
+}
+
+describe('ARCHITECTURE.md holds', () => {
+  const table = rooms();
+
+  it('names every room of the code, each once', () => {
+    assert.ok(table.size >= 12, `${table.size} rooms`);
+    for (const dir of readdirSync(join(ROOT, 'src'))) {
+      const room = statSync(join(ROOT, 'src', dir)).isDirectory() ? `src/${dir}/` : `src/${dir}`;
+      assert.ok(table.has(room), `${room} is a room of ARCHITECTURE.md`);
+    }
+  });
+
+  it('no import runs the wrong way', () => {
+    const files = new Map<string, string[]>();
+    for (const f of [...tsFiles('src'), ...tsFiles('suites'), ...tsFiles('bench')]) files.set(f, importsOf(f));
+    assert.ok(files.size > 80);
+    assert.deepEqual(wrongWay(files, table), []);
+  });
+
+  it('the rule catches an import that runs the wrong way (the probe importing the gate or the simulator)', () => {
+    const files = new Map([
+      ['src/probe/probe.ts', ['src/gate/config.ts', 'src/simulator/faults.ts', 'src/checks/judge.ts']],
+      ['src/openapi/model.ts', ['src/redact.ts']],
+    ]);
+    assert.deepEqual(wrongWay(files, table), [
+      'src/probe/probe.ts -> src/gate/config.ts (probe may not import gate)',
+      'src/probe/probe.ts -> src/simulator/faults.ts (probe may not import simulator)',
+      'src/openapi/model.ts -> src/redact.ts (openapi may not import redact)',
+    ]);
+  });
+
+  it('every code name of the glossary is declared in the code', () => {
+    const glossary = doc.slice(doc.indexOf('## Glossary'));
+    // Code names have a capital somewhere (ApiModel, judgeClauses, CLAUSE_IDS); `ok`, `status`, `write` are words.
+    const names = [...glossary.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)]
+      .map((m) => m[1] ?? '')
+      .filter((n) => /[A-Z]/.test(n));
+    assert.ok(names.length > 40, `${names.length} names`);
+    const code = [...tsFiles('src'), ...tsFiles('suites')].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    const declared = (name: string): boolean =>
+      new RegExp(`export (default )?(const|function|class|interface|type|async function) ${name}\\b`).test(code);
+    assert.deepEqual(
+      [...new Set(names)].filter((n) => !declared(n)),
+      [],
+    );
+  });
+});
