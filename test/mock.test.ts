@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCli, startCli } from './helpers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'h2h-cli-'));
+const file = (name: string, content: string): string => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
+
+describe('h2h mock', () => {
+  it('prints H2H_BASE_URL and H2H_API_KEY, serves on 127.0.0.1, and stops on SIGTERM', async () => {
+    const m = await startCli(['mock', '--port', '0', '--api-key', 'cli-test-key-42']);
+    try {
+      assert.match(m.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(m.apiKey, 'cli-test-key-42');
+      const r = await fetch(`${m.url}/api/saldo-user`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: m.apiKey }),
+      });
+      assert.deepEqual(await r.json(), { ok: true, status: 'SUCCESS', saldo: 10_000_000 });
+    } finally {
+      await m.stop();
+    }
+    assert.equal(m.child.exitCode, 0);
+  });
+
+  it('starts with a fault and a prefix', async () => {
+    const m = await startCli(['mock', '--fault', 'saldo-as-string', '--prefix', '/h2h']);
+    try {
+      const r = (await (await fetch(`${m.url}/api/saldo-user?api_key=${m.apiKey}`)).json()) as { saldo: unknown };
+      assert.equal(typeof r.saldo, 'string');
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('refuses bad flags and bad fixtures with exit 2 and an exact message', async () => {
+    const cases: [string[], RegExp][] = [
+      [['mock', '--port', '99999'], /--port must be an integer from 0 to 65535, got '99999'/],
+      [['mock', '--fault', 'nope'], /--fault: unknown fault 'nope'; one of: envelope-no-status/],
+      [['mock', '--legal', 'odd=1'], /--legal: unknown knob 'odd'; knobs: slot, order/],
+      [
+        ['mock', '--legal', 'slot=sideways'],
+        /--legal: slot must be one of old, next-free, round-robin, random, got 'sideways'/,
+      ],
+      [['mock', '--legal', 'lag=soon'], /--legal: lag must be milliseconds like 0, 200ms or 2s, got 'soon'/],
+      [['mock', '--legal-profile', join(dir, 'none.yaml')], /profile file .*none\.yaml: no such file/],
+      [
+        ['mock', '--legal-profile', file('p.yaml', 'order: sideways\n')],
+        /profile file .*p\.yaml: order must be one of/,
+      ],
+      [['mock', '--bogus'], /Unknown option '--bogus'/],
+      [['mock', '--fixtures', join(dir, 'none.yaml')], /fixture file .*none\.yaml: no such file/],
+      [
+        ['mock', '--fixtures', file('bad.yaml', 'accounts: []\nproducts: 3\n')],
+        /\$\.accounts: must NOT have fewer than 1 items[\s\S]*\$\.products: must be array/,
+      ],
+      [
+        [
+          'mock',
+          '--fixtures',
+          file(
+            'xref.yaml',
+            'accounts: [{id: a, api_key: aaaaaaaa, saldo: 1}]\nproducts: [{code: P, name: P, kind: akrab, price: 1}]\nmanagers: [{number: "6281100000001", account: zz, kind: akrab, slots: 1}]\nsuite: {account: a, product: P, kind: akrab, msisdns: ["081200000001"], max_invites: 1}\nhistory: []\n',
+          ),
+        ],
+        /managers: 6281\*+001 names unknown account 'zz'/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, message, args.join(' '));
+    }
+  });
+});
