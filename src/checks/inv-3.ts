@@ -1,6 +1,5 @@
-import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding } from './util.js';
+import { mustBeRefused } from './util.js';
 
 /** INV-3: a bad msisdn is refused with ok false. */
 export const inv3 = defineCheck({
@@ -9,8 +8,6 @@ export const inv3 = defineCheck({
   scope: 'refusal',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = ev;
-    const ok = bodyOf(ex)?.ok;
-    return ok === false ? [] : [finding(api, 'INV-3', ex, '$.ok', 'false (refused)', ok)];
+    return mustBeRefused(api, 'INV-3', ev.exchange);
   },
 });

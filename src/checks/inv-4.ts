@@ -1,6 +1,5 @@
-import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
-import { finding } from './util.js';
+import { mustBeRefused } from './util.js';
 
 /** INV-4: a request missing a required parameter, or with a kind other than akrab or circle, is refused with ok false. */
 export const inv4 = defineCheck({
@@ -9,8 +8,6 @@ export const inv4 = defineCheck({
   scope: 'refusal',
   needs: ['exchange'],
   run(ev, { api }) {
-    const { exchange: ex } = ev;
-    const ok = bodyOf(ex)?.ok;
-    return ok === false ? [] : [finding(api, 'INV-4', ex, '$.ok', 'false (refused)', ok)];
+    return mustBeRefused(api, 'INV-4', ev.exchange);
   },
 });

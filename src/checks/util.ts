@@ -63,3 +63,9 @@ export function expectSuccess(api: ApiModel, clause: ClauseId, ex: Exchange): Fi
   const alias = where(api, ex).aliases;
   return alias ? found.map((f) => ({ ...f, aliases: alias })) : found;
 }
+
+/** A request known to be bad must be refused: `ok` false, or a finding under `clause`. */
+export function mustBeRefused(api: ApiModel, clause: ClauseId, ex: Exchange): Finding[] {
+  const ok = bodyOf(ex)?.ok;
+  return ok === false ? [] : [finding(api, clause, ex, '$.ok', 'false (refused)', ok)];
+}

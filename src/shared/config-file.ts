@@ -40,15 +40,20 @@ function configLines(errors: readonly ErrorObject[], value: unknown): string[] {
   });
 }
 
-/** Reads and parses a YAML (or JSON) file, turning every failure into a UsageError that names the file. */
-export function readYamlFile(path: string, what: string): unknown {
-  let text: string;
+/** A file's text; a file that cannot be read is a UsageError naming it (and, unless `quiet`, why). */
+function readText(path: string, what: string, quiet = false): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${what} ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    const why = code === 'ENOENT' ? 'no such file' : quiet ? 'cannot be read' : (err as Error).message;
+    throw new UsageError(`${what} ${path}: ${why}`);
   }
+}
+
+/** Reads and parses a YAML (or JSON) file, turning every failure into a UsageError that names the file. */
+export function readYamlFile(path: string, what: string): unknown {
+  const text = readText(path, what);
   try {
     return parse(text);
   } catch (err) {
@@ -58,14 +63,7 @@ export function readYamlFile(path: string, what: string): unknown {
 
 /** Reads a secret from a file (first line, trimmed); never echoes its content in an error. */
 export function readSecretFile(path: string, what: string): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${what} ${path}: ${code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
-  }
-  const secret = text.split(/\r?\n/)[0]?.trim() ?? '';
+  const secret = readText(path, what, true).split(/\r?\n/)[0]?.trim() ?? '';
   if (!secret) throw new UsageError(`${what} ${path} is empty`);
   return secret;
 }
