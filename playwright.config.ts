@@ -25,6 +25,12 @@ export default defineConfig({
     // contract-summary.json/.md and junit.xml (one test case per scenario).
     ['./src/gate/summary-reporter.ts', { outputDir: reports }],
   ],
+  // The invite file runs in order in one worker and is the longest: as its own project, listed first, it starts
+  // at once beside the read-only files instead of after them.
+  projects: [
+    { name: 'invites', testMatch: /invite\.spec\.ts$/ },
+    { name: 'reads', testIgnore: /invite\.spec\.ts$/ },
+  ],
   use: {
     // Traces and screenshots would record URLs with the key in them; the suite attaches redacted exchanges instead.
     trace: 'off',

@@ -1,10 +1,12 @@
+import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { configFromEnv } from '../src/gate/config.ts';
+import { nearMissKeys } from '../src/gate/generated/cases.ts';
 import { type EffectiveConfig, readRunFile } from '../src/gate/handover.ts';
+import { httpSend } from '../src/gate/in-process-runner.ts';
 import { InviteLedger } from '../src/gate/invite-ledger.ts';
 import { dataSkip, type PlannedScenario, planRun } from '../src/gate/plan.ts';
-import { playwrightSend } from '../src/gate/playwright-send.ts';
 import { executeScenario, type RunDeps } from '../src/gate/run-scenario.ts';
 import type { Area } from '../src/gate/scenario.ts';
 import { skippedResult } from '../src/gate/scenario-result.ts';
@@ -18,9 +20,10 @@ const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
 // from the run file it wrote (the effective config), so the tests are the same everywhere.
 const run = readRunFile();
-const cfg: EffectiveConfig = run?.config ?? { ...configFromEnv(), baseUrl: '', maxInvites: 0 };
+const cfg: EffectiveConfig = run?.config ?? { ...configFromEnv(), baseUrl: '', maxInvites: 0, seed: 0 };
 const apiKey = process.env.H2H_API_KEY ?? '';
 registerSecret(apiKey);
+for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
 const plan = planRun(buildCatalogue(api), cfg);
 // The gate's pace is shared by the workers: each takes its part.
 const throttle = cfg.rateLimit ? new TokenBucket(cfg.rateLimit / WORKERS, 1) : undefined;
@@ -73,7 +76,10 @@ interface H2H {
 }
 
 export const test = base.extend<{ h2h: H2H }>({
-  h2h: async ({ request }, use, testInfo) => {
+  // Requests go through the toolkit's own client (src/client), as in the probe and the in-process runner: one
+  // timing, one transport vocabulary, and no request URL (a GET's holds the key) in Playwright's report steps.
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  h2h: async ({}, use, testInfo) => {
     if (!run)
       throw new Error('no run file: the gate runs through its global setup (h2h contract, or npx playwright test)');
     newTrxId ??= trxFactory(`${run.runId}W${testInfo.workerIndex}`);
@@ -81,7 +87,7 @@ export const test = base.extend<{ h2h: H2H }>({
       api,
       target: { ...cfg, apiKey },
       data: run.data,
-      raw: playwrightSend(request, cfg.baseUrl, cfg.timeoutMs),
+      raw: httpSend(cfg.baseUrl, cfg.timeoutMs),
       policy: { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) },
       ledger: new InviteLedger(cfg.maxInvites, run.ledgerFile),
       newTrxId,
@@ -90,6 +96,8 @@ export const test = base.extend<{ h2h: H2H }>({
       strict: cfg.strict,
       ...(cfg.knownStatuses ? { knownStatuses: cfg.knownStatuses } : {}),
       ...(cfg.knownHttpStatuses ? { knownHttpStatuses: cfg.knownHttpStatuses } : {}),
+      generation: { seed: cfg.seed, examples: cfg.examples },
+      failures: { dir: join(cfg.reportsDir, 'failures'), baseUrl: cfg.baseUrl },
     };
     await use({
       run: async (group) => {

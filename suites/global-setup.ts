@@ -1,10 +1,13 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { configFromEnv } from '../src/gate/config.ts';
+import { nearMissKeys } from '../src/gate/generated/cases.ts';
 import { type EffectiveConfig, writeRunFile } from '../src/gate/handover.ts';
 import { discover, httpSend } from '../src/gate/in-process-runner.ts';
 import { planRun } from '../src/gate/plan.ts';
 import { preflight } from '../src/gate/preflight.ts';
-import { newRunId } from '../src/gate/trx-ids.ts';
+import { newRunId, newSeed } from '../src/gate/trx-ids.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { maskPhone, redact, registerSecret } from '../src/redact.ts';
 import { TokenBucket } from '../src/shared/token-bucket.ts';
@@ -16,7 +19,8 @@ import { startEmbedded } from '../src/simulator/embedded.ts';
  * run file that everything after it plans from.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const { apiKey: givenKey, ...given } = configFromEnv();
+  const { apiKey: givenKey, ...configured } = configFromEnv();
+  const given = { ...configured, seed: configured.seed ?? newSeed() };
   let close = async (): Promise<void> => {};
   let cfg: EffectiveConfig;
   let apiKey = givenKey ?? '';
@@ -44,6 +48,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     );
   }
   registerSecret(apiKey);
+  for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
+  // A run's failures are its own: `h2h replay` reads the last run's.
+  rmSync(join(cfg.reportsDir, 'failures'), { recursive: true, force: true });
   const targetLabel = given.baseUrl ? redact(given.baseUrl) : '(embedded simulator)';
   const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
   const policy = {
@@ -52,6 +59,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   };
   try {
     const { saldo } = await preflight(raw, policy, apiKey, targetLabel);
+    console.log(
+      `h2h contract: seed ${cfg.seed} (--seed ${cfg.seed} generates the same cases again), ${cfg.examples} examples`,
+    );
     const data = await discover(raw, policy, { ...cfg, apiKey });
     const { remove } = writeRunFile({ config: cfg, targetLabel, data, runId: newRunId() });
     const plan = planRun(buildCatalogue(loadApiModel()), cfg);

@@ -5,7 +5,7 @@ import { runCli } from './helpers.ts';
 
 describe('the h2h command line', () => {
   it('every command answers --help with its usage and each of its flags', async () => {
-    assert.equal(COMMANDS.length, 7);
+    assert.equal(COMMANDS.length, 8);
     for (const cmd of COMMANDS) {
       const r = await runCli([cmd.name, '--help']);
       assert.equal(r.code, 0, cmd.name);

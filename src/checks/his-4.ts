@@ -16,8 +16,9 @@ export const his4 = defineCheck({
     const { exchange: ex } = ev;
     const q = param(api, ex, 'q');
     if (q === undefined) return [];
-    // Case is not shown by the provider: an occurrence in any letter case counts.
-    const s = String(q).toLowerCase();
+    // Case and surrounding spaces are not shown by the provider: an occurrence in any letter case counts.
+    const s = String(q).trim().toLowerCase();
+    if (s === '') return [];
     const out = [];
     for (const [i, r] of (records(ex) ?? []).entries()) {
       const hit = SEARCHED.some((k) => {

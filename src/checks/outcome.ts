@@ -2,6 +2,7 @@ import { type Body, bodyOf, records, to62 } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { show } from '../shared/jsonpath.js';
+import { limitOf } from './filters.js';
 import { finding, param } from './util.js';
 
 /** The documented fields of a history record, numbers in 62-form: what two answers are compared on. */
@@ -15,8 +16,8 @@ function recordKey(r: Body): string {
  */
 export function historyComplete(api: ApiModel, ex: Exchange): boolean | undefined {
   const data = records(ex);
-  const limit = Number(param(api, ex, 'limit'));
-  if (!data || !Number.isInteger(limit) || limit < 1) return undefined;
+  const limit = limitOf(api, ex);
+  if (!data || limit === undefined) return undefined;
   return data.length < limit;
 }
 

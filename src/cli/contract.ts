@@ -10,6 +10,7 @@ import { httpSend } from '../gate/in-process-runner.js';
 import { planRun } from '../gate/plan.js';
 import { preflight } from '../gate/preflight.js';
 import type { ContractSummary } from '../gate/summary.js';
+import { newSeed } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerSecret } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
@@ -37,7 +38,7 @@ export const contract: Command = {
   name: 'contract',
   summary: 'run the contract suite against a target (default: the embedded simulator)',
   usage:
-    'h2h contract [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--rate-limit N/s] [--max-wait 30s] [--settle 5s] [--reports-dir DIR] [--grep RE]',
+    'h2h contract [--seed S] [--examples N] [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--rate-limit N/s] [--max-wait 30s] [--settle 5s] [--reports-dir DIR] [--grep RE]',
   help: `Runs every clause on GET and POST and every alias (Playwright, suites/), and writes reports/: html/, junit.xml,
 contract-summary.json and contract-summary.md. Flags win over the environment, which wins over --config.
 
@@ -63,6 +64,9 @@ contract-summary.json and contract-summary.md. Flags win over the environment, w
   --settle D             how long to look again for what an invite wrote before INV-5/INV-6 fail (H2H_SETTLE; 5s)
   --reports-dir DIR      where reports go (H2H_REPORTS_DIR; default reports)
   --grep RE              run only the scenarios whose title matches, e.g. 'HIS-3' (H2H_GREP)
+  --seed S               seed of the generated cases (H2H_SEED; default: a new one, printed); the same seed
+                         and target data give the same cases
+  --examples N           generated requests per operation in the random phase (H2H_EXAMPLES; default 25)
   --simulator-fault F    embedded simulator only: start it with a fault (mutation self-test)
   --simulator-prefix /P  embedded simulator only: serve under a path prefix
   --simulator-legal R    embedded simulator only: a legal reading, knob=value,... or a profile (h2h mock --help)
@@ -88,6 +92,8 @@ unreachable target.`,
     settle: { type: 'string' },
     'reports-dir': { type: 'string' },
     grep: { type: 'string' },
+    seed: { type: 'string' },
+    examples: { type: 'string' },
     'simulator-fault': { type: 'string' },
     'simulator-prefix': { type: 'string' },
     'simulator-legal': { type: 'string' },
@@ -113,11 +119,14 @@ unreachable target.`,
       settle: flag('settle'),
       reportsDir: flag('reports-dir'),
       grep: flag('grep'),
+      seed: flag('seed'),
+      examples: flag('examples'),
       simulatorFault: flag('simulator-fault'),
       simulatorPrefix: flag('simulator-prefix'),
       simulatorLegal: flag('simulator-legal'),
     });
     registerSecret(cfg.apiKey);
+    cfg.seed ??= newSeed();
     if (!cfg.baseUrl) checkEmbeddedOptions(cfg.simulator);
     const plan = planRun(buildCatalogue(loadApiModel()), { ...cfg, maxInvites: cfg.maxInvites ?? 0 });
     if (plan.entries.length === 0) throw new UsageError(`--grep '${cfg.grep}' matches no scenario`);

@@ -7,10 +7,11 @@ import { docs } from './docs.js';
 import { lint } from './lint.js';
 import { mock } from './mock.js';
 import { probe } from './probe.js';
+import { replay } from './replay.js';
 import { validate } from './validate.js';
 
 /** Every command, by name: the whole CLI in one place. */
-export const COMMANDS: readonly Command[] = [contract, probe, mock, validate, docs, lint, diff];
+export const COMMANDS: readonly Command[] = [contract, replay, probe, mock, validate, docs, lint, diff];
 
 function topHelp(): string {
   return `h2h: contract testing and monitoring of the H2H member-invitation API

@@ -46,6 +46,10 @@ export interface ContractConfig {
   maxWaitMs: number;
   /** How long a read of what an invite wrote is tried again before a violation (INV-5, INV-6). @defaultValue 5000 */
   settleMs: number;
+  /** The seed of the generated cases (printed in every run); the same seed gives the same cases. */
+  seed?: number;
+  /** Generated requests per operation in the random phase, and history properties per method. @defaultValue 25 */
+  examples: number;
   /** Status words the provider is known to use: then any other refusal status is drift. */
   knownStatuses?: string[];
   /** HTTP statuses the provider is known to give refusals: then any other is drift. */
@@ -61,6 +65,7 @@ export const DEFAULT_MAX_INVITES = 10;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_WAIT_MS = 30_000;
 export const DEFAULT_SETTLE_MS = 5_000;
+export const DEFAULT_EXAMPLES = 25;
 
 const DURATION = '^[0-9]+(ms|s)$';
 
@@ -81,6 +86,8 @@ const FILE_SCHEMA = Type.Object(
     rate_limit: Type.Optional(Type.String({ minLength: 1 })),
     max_wait: Type.Optional(Type.String({ pattern: DURATION })),
     settle: Type.Optional(Type.String({ pattern: DURATION })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
+    examples: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
     known_statuses: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     known_http_statuses: Type.Optional(Type.Array(Type.Integer({ minimum: 100, maximum: 599 }))),
     deviations: Type.Optional(
@@ -113,6 +120,8 @@ export interface ContractFlags {
   timeout?: string;
   reportsDir?: string;
   grep?: string;
+  seed?: string;
+  examples?: string;
   rateLimit?: string;
   maxWait?: string;
   settle?: string;
@@ -213,6 +222,14 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     throw new UsageError(`--rate-limit must be requests per second like 10/s or 600/m, got '${rateRaw}'`);
   const maxWaitRaw = flags.maxWait ?? (env.H2H_MAX_WAIT || undefined) ?? file.max_wait;
   const settleRaw = flags.settle ?? (env.H2H_SETTLE || undefined) ?? file.settle;
+  const seedRaw = flags.seed ?? (env.H2H_SEED || undefined);
+  if (seedRaw !== undefined && (!/^\d+$/.test(seedRaw) || Number(seedRaw) > 2 ** 31 - 1))
+    throw new UsageError(`--seed must be an integer from 0 to ${2 ** 31 - 1}, got '${seedRaw}'`);
+  const seed = seedRaw !== undefined ? Number(seedRaw) : file.seed;
+  const examplesRaw = flags.examples ?? (env.H2H_EXAMPLES || undefined);
+  if (examplesRaw !== undefined && (!/^\d+$/.test(examplesRaw) || Number(examplesRaw) > 10_000))
+    throw new UsageError(`--examples must be an integer from 0 to 10000, got '${examplesRaw}'`);
+  const examples = examplesRaw !== undefined ? Number(examplesRaw) : (file.examples ?? DEFAULT_EXAMPLES);
   const grep = flags.grep ?? (env.H2H_GREP || undefined);
   if (grep !== undefined) {
     try {
@@ -238,6 +255,8 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     timeoutMs: timeoutRaw ? parseDuration(timeoutRaw, '--timeout') : DEFAULT_TIMEOUT_MS,
     reportsDir: resolve(flags.reportsDir ?? (env.H2H_REPORTS_DIR || undefined) ?? 'reports'),
     ...(grep !== undefined ? { grep } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    examples,
     ...(rate ? { rateLimit: rate.perSecond } : {}),
     maxWaitMs: maxWaitRaw ? parseDuration(maxWaitRaw, '--max-wait', { zero: true }) : DEFAULT_MAX_WAIT_MS,
     settleMs: settleRaw ? parseDuration(settleRaw, '--settle', { zero: true }) : DEFAULT_SETTLE_MS,

@@ -18,9 +18,10 @@ export const HANDOVER_ENV = {
 } as const;
 
 /** The config a run works with: the embedded simulator's settings filled in, a base URL and a cap always set. */
-export type EffectiveConfig = Omit<ContractConfig, 'apiKey' | 'baseUrl' | 'maxInvites'> & {
+export type EffectiveConfig = Omit<ContractConfig, 'apiKey' | 'baseUrl' | 'maxInvites' | 'seed'> & {
   baseUrl: string;
   maxInvites: number;
+  seed: number;
 };
 
 /**

@@ -12,7 +12,7 @@ import type { Scenario } from './scenario.js';
 import { type ScenarioResult, skippedResult } from './scenario-result.js';
 import { type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
 import { discoveredData, discoveryParams, type GateTarget, type TargetData } from './target.js';
-import { newRunId, trxFactory } from './trx-ids.js';
+import { newRunId, newSeed, trxFactory } from './trx-ids.js';
 
 /** A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. */
 export function httpSend(baseUrl: string, timeoutMs = 10_000): RawSend {
@@ -45,6 +45,12 @@ export interface InProcessOptions {
   deviations?: Deviation[];
   strict?: boolean;
   knownStatuses?: string[];
+  /** @defaultValue a new random seed */
+  seed?: number;
+  /** @defaultValue 25 */
+  examples?: number;
+  /** Where failing generated cases are saved; not saved when absent. */
+  failuresDir?: string;
 }
 
 export interface RunResult {
@@ -90,6 +96,8 @@ export async function runInProcess(
     deviations: opts.deviations ?? [],
     strict: opts.strict ?? false,
     ...(opts.knownStatuses ? { knownStatuses: opts.knownStatuses } : {}),
+    generation: { seed: opts.seed ?? newSeed(), examples: opts.examples ?? 25 },
+    ...(opts.failuresDir ? { failures: { dir: opts.failuresDir, baseUrl: target.baseUrl } } : {}),
   };
   const out: RunResult = { results: [], ran: [], skipped: [], findings: [], drift: [], failedClauses: new Set() };
   for (const entry of plan.entries) {

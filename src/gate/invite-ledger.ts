@@ -4,11 +4,12 @@ import type { ClauseId } from '../openapi/types.js';
 /**
  * Why an invite is sent. `success`: a conformant API carries it out, and charges it. `refusal`: a conformant
  * API must refuse it (a bad msisdn, a wrong key, a used trx_id, ...); it is charged only if the API is broken.
- * `clause` names the class of a refusal: the clause that fails if it is accepted.
+ * `clause` names the class of a refusal: the clause that fails if it is accepted, or `unknown-product` for an
+ * invite guarded only by a product that cannot exist.
  */
 export interface InviteIntent {
   expect: 'success' | 'refusal';
-  clause: ClauseId;
+  clause: ClauseId | 'unknown-product';
 }
 
 /** What became of one invite: answered ok true, answered otherwise, or no answer (it may have been charged). */
@@ -21,7 +22,7 @@ interface LedgerState {
   /** trx_ids whose invite got no answer: never sent again. */
   unknown: string[];
   /** Classes whose refusal was accepted: they send no more invites that could be charged. */
-  closed: ClauseId[];
+  closed: InviteIntent['clause'][];
 }
 
 /** An invite the ledger will not let go out, and why. The scenario is reported as skipped with the reason. */
@@ -63,21 +64,31 @@ export class InviteLedger {
     return this.state.cap;
   }
 
-  /**
-   * Lets `count` invites with this intent and trx_id go out, or throws NotSent. `success` invites are
-   * counted now: a conformant API charges them whatever follows.
-   */
-  admit(intent: InviteIntent, trxId: string | undefined, count = 1): void {
+  /** Throws NotSent when an invite of this intent and trx_id may not go out whatever the room. */
+  check(intent: InviteIntent, trxId: string | undefined): void {
     if (trxId !== undefined && this.state.unknown.includes(trxId))
       throw new NotSent(`an invite with this trx_id got no answer and may have been charged: it is never sent again`);
     if (intent.expect === 'refusal' && this.state.closed.includes(intent.clause))
       throw new NotSent(
         `an invite that ${intent.clause} says must be refused was accepted earlier: that class sends no more invites`,
       );
+  }
+
+  /** Throws NotSent unless `count` more invites could all be charged without passing the cap. */
+  admitRoom(count: number): void {
     if (this.state.charged + count > this.state.cap)
       throw new NotSent(
         `the invite cap is reached (${this.state.charged} of --max-invites ${this.state.cap} may have been charged)`,
       );
+  }
+
+  /**
+   * Lets `count` invites with this intent and trx_id go out, or throws NotSent. `success` invites are
+   * counted now: a conformant API charges them whatever follows.
+   */
+  admit(intent: InviteIntent, trxId: string | undefined, count = 1): void {
+    this.check(intent, trxId);
+    this.admitRoom(count);
     if (intent.expect === 'success') {
       this.state.charged += count;
       this.save();

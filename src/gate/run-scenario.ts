@@ -6,9 +6,12 @@ import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Exchange, Finding, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
 import type { Deviation } from './config.js';
+import type { GeneratedCase } from './generated/cases.js';
+import { saveFailure, saveScenarioFailure } from './generated/failures.js';
+import { judgeCase } from './generated/judge-case.js';
 import { type InviteIntent, type InviteLedger, NotSent } from './invite-ledger.js';
 import type { PlannedScenario } from './plan.js';
-import { PreconditionFailed, type ScenarioContext } from './scenario.js';
+import { PreconditionFailed, type ScenarioContext, type SendOptions } from './scenario.js';
 import { findingKey, findingLines, type ScenarioResult, showExchange, skippedResult } from './scenario-result.js';
 import { RateLimited, type RawSend, type SendPolicy, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
 import type { GateTarget, TargetData } from './target.js';
@@ -27,6 +30,10 @@ export interface RunDeps {
   strict: boolean;
   knownStatuses?: readonly string[];
   knownHttpStatuses?: readonly number[];
+  /** The seed and size of the generated phases. */
+  generation: { seed: number; examples: number };
+  /** Where failing generated cases are saved (reports/failures/), with what fills their placeholders. */
+  failures?: { dir: string; baseUrl: string };
 }
 
 /** The invite's trx_id, whichever name carried it. */
@@ -50,9 +57,16 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
   const notes: TrafficNotes = { flaky: [], waits: [] };
   const chargedBefore = ledger.charged;
   const started = performance.now();
-  const send = async (endpoint: Exchange['endpoint'], method: Method, params: Params): Promise<Exchange> => {
+  // Generated cases and their answers: judged by judgeCase, not again with the rest.
+  const generated = new Map<Exchange, GeneratedCase>();
+  const send = async (
+    endpoint: Exchange['endpoint'],
+    method: Method,
+    params: Params,
+    opts: SendOptions = {},
+  ): Promise<Exchange> => {
     const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, deps.policy, notes);
-    exchanges.push(ex);
+    if (!opts.quiet) exchanges.push(ex);
     return ex;
   };
   const admitInvite = (intent: InviteIntent, trx: string | undefined, count: number): void => {
@@ -61,10 +75,15 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     ledger.admit(intent, trx, count);
     result.invites.sent += count;
   };
-  const sendInvite = async (method: Method, params: Params, intent: InviteIntent): Promise<Exchange> => {
+  const sendInvite = async (
+    method: Method,
+    params: Params,
+    intent: InviteIntent,
+    opts: SendOptions = {},
+  ): Promise<Exchange> => {
     const trx = trxIdOf(api, params);
     try {
-      const ex = await send('invite-member', method, params);
+      const ex = await send('invite-member', method, params, opts);
       ledger.settle(intent, trx, bodyOf(ex)?.ok === true ? 'accepted' : 'refused');
       return ex;
     } catch (err) {
@@ -76,15 +95,36 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     target: deps.target,
     data: deps.data,
     form: entry.form,
+    generation: deps.generation,
     newTrxId: deps.newTrxId,
-    send: (endpoint: ReadOnlyEndpoint, method: Method, params: Params) => send(endpoint, method, params),
-    async invite(method, params, intent) {
+    send: (endpoint: ReadOnlyEndpoint, method: Method, params: Params, opts?: SendOptions) =>
+      send(endpoint, method, params, opts),
+    async invite(method, params, intent, opts) {
       admitInvite(intent, trxIdOf(api, params), 1);
-      return sendInvite(method, params, intent);
+      return sendInvite(method, params, intent, opts);
     },
-    async inviteAll(requests, intent) {
-      admitInvite(intent, trxIdOf(api, requests[0]?.params ?? {}), requests.length);
-      const settled = await Promise.allSettled(requests.map((r) => sendInvite(r.method, r.params, intent)));
+    generated(c, ex) {
+      generated.set(ex, c);
+      if (!exchanges.includes(ex)) exchanges.push(ex);
+    },
+    async inviteBatch(requests) {
+      for (const r of requests) ledger.check(r.intent, trxIdOf(api, r.params));
+      ledger.admitRoom(requests.length);
+      for (const r of requests) admitInvite(r.intent, trxIdOf(api, r.params), 1);
+      return Promise.all(requests.map((r) => sendInvite(r.method, r.params, r.intent)));
+    },
+    async inviteAll(requests, clause) {
+      const trx = trxIdOf(api, requests[0]?.params ?? {});
+      const refusal: InviteIntent = { expect: 'refusal', clause };
+      admitInvite({ expect: 'success', clause }, trx, 1);
+      admitInvite(refusal, trx, requests.length - 1);
+      const settled = await Promise.allSettled(requests.map((r) => send('invite-member', r.method, r.params)));
+      let accepted = 0;
+      for (const s of settled) {
+        if (s.status === 'rejected') {
+          if (s.reason instanceof TransportError) ledger.settle(refusal, trx, 'unknown');
+        } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) ledger.settle(refusal, trx, 'accepted');
+      }
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failed) throw failed.reason;
       return settled.map((s) => (s as PromiseFulfilledResult<Exchange>).value);
@@ -118,9 +158,28 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     else throw new Error(redact(`${entry.scenario.title}: ${(err as Error).message}`));
   }
   const drift = new Map<string, Drift>();
+  const failingCases: Exchange[] = [];
   for (const ex of exchanges) {
-    for (const id of judgedBy(api, ex)) judged.add(id);
-    findings.push(...judgeAnswer(api, ex));
+    const c = generated.get(ex);
+    if (c) {
+      const verdict = judgeCase(api, c, ex);
+      for (const id of verdict.judged) judged.add(id);
+      findings.push(...verdict.findings);
+      const own = verdict.findings.filter((f) => !deps.deviations.some((d) => d.clause === f.clause));
+      if (own.length) failingCases.push(ex);
+      if (own.length && deps.failures)
+        result.failures.push(
+          saveFailure(deps.failures.dir, entry.scenario.title, c, ex, own, findingLines(own), {
+            seed: deps.generation.seed,
+            baseUrl: deps.failures.baseUrl,
+            apiKey: deps.target.apiKey,
+            msisdns: deps.target.msisdns,
+          }),
+        );
+    } else {
+      for (const id of judgedBy(api, ex)) judged.add(id);
+      findings.push(...judgeAnswer(api, ex));
+    }
     for (const d of api.drift(ex.endpoint, ex.body, {
       ...(deps.knownStatuses ? { knownStatuses: deps.knownStatuses } : {}),
       ...(deps.knownHttpStatuses ? { knownHttpStatuses: deps.knownHttpStatuses } : {}),
@@ -140,11 +199,21 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
   result.flaky = notes.flaky.map(redact);
   result.waits = { count: notes.waits.length, ms: notes.waits.reduce((a, w) => a + w.ms, 0) };
   result.invites.charged = ledger.charged - chargedBefore;
-  result.exchanges = exchanges.map(showExchange);
   if (result.transport) result.lines.push(`no answer: ${result.transport}`);
   if (deps.strict)
     result.lines.push(
       ...result.drift.map((d) => `drift (strict) ${d.endpoint} ${d.kind} ${d.path}${d.value ? ` = ${d.value}` : ''}`),
+    );
+  // The requests and responses are the evidence of a failure; a passing scenario carries none (a coverage
+  // scenario sends a hundred), and a failing one at most 50, its failing generated cases first.
+  if (result.lines.length)
+    result.exchanges = [...new Set([...failingCases, ...exchanges])].slice(0, 50).map(showExchange);
+  if (result.findings.length && entry.scenario.replay === 'rerun' && deps.failures)
+    result.failures.push(
+      saveScenarioFailure(deps.failures.dir, entry.scenario.title, result.lines, {
+        seed: deps.generation.seed,
+        baseUrl: deps.failures.baseUrl,
+      }),
     );
   if (result.lines.length) result.status = 'failed';
   else if (result.skipReason) result.status = 'skipped';

@@ -44,6 +44,8 @@ export interface ScenarioResult {
   exchanges: ShownExchange[];
   /** Wall time of the scenario. */
   durationMs?: number;
+  /** Failing generated cases saved for `h2h replay` (paths under reports/failures/). */
+  failures: string[];
 }
 
 export function showExchange(ex: Exchange): ShownExchange {
@@ -109,5 +111,6 @@ export function skippedResult(entry: PlannedScenario, reason: string): ScenarioR
     waits: { count: 0, ms: 0 },
     invites: { sent: 0, charged: 0 },
     exchanges: [],
+    failures: [],
   };
 }

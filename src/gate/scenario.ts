@@ -1,5 +1,6 @@
 import type { Evidence } from '../checks/types.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
+import type { GeneratedCase } from './generated/cases.js';
 import type { InviteIntent } from './invite-ledger.js';
 import type { GateTarget, TargetData } from './target.js';
 
@@ -35,19 +36,36 @@ export interface InviteUse {
 /** What a scenario needs from the target's own data. */
 export type Need = 'history' | 'known-trx';
 
+/** How a request is sent: `quiet` ones (a property's exploration) are judged only if adopted by `generated`. */
+export interface SendOptions {
+  quiet?: boolean;
+}
+
 /** What a scenario can do while it runs. Every answer it gets is also judged by every clause that applies. */
 export interface ScenarioContext {
   target: GateTarget;
   data: TargetData;
   form: Form;
+  /** The seed and size of the generated phases (`--seed`, `--examples`). */
+  generation: { seed: number; examples: number };
   /** A fresh transaction ID, unique to this run. */
   newTrxId(): string;
   /** Sends a read (or a request bound to be refused) to an endpoint other than invite-member. */
-  send(endpoint: ReadOnlyEndpoint, method: Method, params: Params): Promise<Exchange>;
+  send(endpoint: ReadOnlyEndpoint, method: Method, params: Params, opts?: SendOptions): Promise<Exchange>;
   /** Sends an invite, within the run's invite budget: throws NotSent when the ledger says no. */
-  invite(method: Method, params: Params, intent: InviteIntent): Promise<Exchange>;
-  /** Sends several invites at once (one budget check for all of them). */
-  inviteAll(requests: { method: Method; params: Params }[], intent: InviteIntent): Promise<Exchange[]>;
+  invite(method: Method, params: Params, intent: InviteIntent, opts?: SendOptions): Promise<Exchange>;
+  /** Marks an answer as a generated case's: judged by what the clauses say of it, saved if it fails. */
+  generated(c: GeneratedCase, ex: Exchange): void;
+  /**
+   * Sends a batch of invites at once, each one its own intent: the ledger admits the batch only if the cap holds
+   * were every refusal in it accepted, and refuses it (NotSent) when a class in it already saw an acceptance.
+   */
+  inviteBatch(requests: { method: Method; params: Params; intent: InviteIntent }[]): Promise<Exchange[]>;
+  /**
+   * Sends one invite several times at once, as a client's retry while the first is in flight: a conformant API
+   * carries out one (counted now) and must refuse the others (counted if accepted, as refusals of `clause`).
+   */
+  inviteAll(requests: { method: Method; params: Params }[], clause: ClauseId): Promise<Exchange[]>;
   /** Reads again until `done` holds or the settle window (`--settle`) has passed; the time taken is noted. */
   settle(read: () => Promise<Exchange>, done: (ex: Exchange) => boolean): Promise<Exchange>;
 }
@@ -77,6 +95,10 @@ export interface Scenario {
   requests: number;
   /** Whether it reads what an invite wrote, within the settle window. */
   settles?: boolean;
+  /** Made by a generator (coverage, near misses, properties, random phase, in flight), not written by hand. */
+  generated?: true;
+  /** `rerun`: a failure is saved for `h2h replay`, which runs the scenario again (it is several requests). */
+  replay?: 'rerun';
   run(ctx: ScenarioContext): Promise<Judgement[]>;
 }
 

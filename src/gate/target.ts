@@ -24,6 +24,8 @@ export interface TargetData {
   record?: Readonly<Record<string, string>>;
   /** How many records discovery saw (with an explicit limit). */
   seen: number;
+  /** The records discovery saw, their documented fields only (history properties take their values from these). */
+  records?: Readonly<Record<string, string>>[];
   /** A transaction ID known to exist (configured or from history). */
   knownTrxId?: string;
 }
@@ -62,13 +64,14 @@ export function discoveredData(ex: Exchange | undefined, knownTrxId?: string): T
   const past = records
     .filter((r) => String(r.date) < newest)
     .sort((a, b) => count(String(b.date)) - count(String(a.date)) || String(a.trx_id).localeCompare(String(b.trx_id)));
+  const documented = (r: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(r[k])]));
   const record = past[0] ?? records[0];
-  const pick = record
-    ? Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(record[k])]))
-    : undefined;
+  const pick = record ? documented(record) : undefined;
   return {
     ...(pick ? { record: pick } : {}),
     seen: records.length,
+    records: records.map(documented),
     ...(knownTrxId ? { knownTrxId } : pick ? { knownTrxId: pick.trx_id } : {}),
   };
 }

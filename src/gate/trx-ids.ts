@@ -10,3 +10,8 @@ export function trxFactory(prefix: string): () => string {
   let n = 0;
   return () => `${prefix}-${String(++n).padStart(4, '0')}`;
 }
+
+/** A seed for the generated cases, when none is given. */
+export function newSeed(): number {
+  return randomBytes(4).readUInt32BE(0) & 0x7fffffff;
+}

@@ -77,6 +77,8 @@ export interface Finding {
   expected: string;
   actual: string;
   message: string;
+  /** For a generated case: what input it was (`msisdn: prefix 07`). */
+  input?: string;
 }
 
 /** A field or status value that openapi.yaml does not name: reported, fails only a strict run. */

@@ -2,6 +2,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { ApiModel } from '../openapi/load.js';
 import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
+import { bounded } from '../shared/bounded.js';
 import type { ProbeConfig, ProbeTarget } from './config.js';
 import { ProbeMetrics } from './metrics.js';
 import { type ProbeResult, probeEndpoint } from './probe-endpoint.js';
@@ -25,21 +26,6 @@ export function makeLogger(
         ),
       );
   };
-}
-
-/** Runs at most `limit` of the given jobs at once. */
-async function bounded<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out: T[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const i = next++;
-      const job = jobs[i];
-      if (job) out[i] = await job();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return out;
 }
 
 /** The last result of every probe, for /status (findings redacted). */

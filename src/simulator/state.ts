@@ -120,7 +120,9 @@ export class SimState {
     const problems = folded.problems.filter(
       (q) =>
         !(this.fault$('msisdn-unchecked') && q.param === 'msisdn') &&
-        !(this.fault$('kind-unchecked') && q.param === 'kind'),
+        !(this.fault$('kind-unchecked') && q.param === 'kind') &&
+        // Fault `msisdn-07-accepted`.
+        !(this.fault$('msisdn-07-accepted') && q.param === 'msisdn' && /^07[0-9]{7,12}$/.test(String(p.msisdn))),
     );
     const keyProblem = problems.find((q) => q.param === 'api_key');
     if (keyProblem?.code === 'conflict') return no(refuse('CONFLICTING_PARAMETER', keyProblem.message));
@@ -150,22 +152,28 @@ export class SimState {
     }
   }
 
-  /** The account of a key. Fault `auth-any-key`: any key is the first account's. */
+  /**
+   * The account of a key. Fault `auth-any-key`: any key is the first account's. Fault `auth-key-any-case`: a
+   * key that differs only in letter case is the same key.
+   */
   private authenticate(key: string): Account | undefined {
     const account = this.byKey.get(key);
     if (!account && this.fault$('auth-any-key')) return this.byKey.values().next().value;
+    if (!account && this.fault$('auth-key-any-case'))
+      return [...this.byKey].find(([k]) => k.toLowerCase() === key.toLowerCase())?.[1];
     return account;
   }
 
   private history(account: Account, p: Record<string, unknown>): Answer {
     const now = performance.now();
     let recs = this.txns.filter((t) => t.account === account.id && t.visibleAt <= now);
+    const keeps = [
+      p.date !== undefined && ((t: Txn) => t.date === p.date),
+      p.month !== undefined && ((t: Txn) => t.date.slice(5, 7) === p.month),
+      p.year !== undefined && ((t: Txn) => t.date.slice(0, 4) === p.year),
+    ].filter((f): f is (t: Txn) => boolean => f !== false);
     // Fault `date-filters-ignored`.
-    if (!this.fault$('date-filters-ignored')) {
-      if (p.date !== undefined) recs = recs.filter((t) => t.date === p.date);
-      if (p.month !== undefined) recs = recs.filter((t) => t.date.slice(5, 7) === p.month);
-      if (p.year !== undefined) recs = recs.filter((t) => t.date.slice(0, 4) === p.year);
-    }
+    if (!this.fault$('date-filters-ignored')) recs = recs.filter((t) => keeps.every((k) => k(t)));
     // Fault `q-ignored`.
     if (p.q !== undefined && !this.fault$('q-ignored')) recs = recs.filter((t) => this.matches(t, String(p.q)));
     recs = this.ordered(recs);
@@ -191,6 +199,9 @@ export class SimState {
     const s62 = /^0\d+$/.test(s) ? to62(s) : s;
     const product = this.products.find((x) => x.code === t.product);
     const numbers = [t.manager, t.member, `0${t.manager.slice(2)}`, `0${t.member.slice(2)}`];
+    // Fault `q-whole-values`: only a whole value matches.
+    if (this.fault$('q-whole-values'))
+      return [...numbers, t.trxId.toLowerCase(), t.product.toLowerCase()].some((v) => v === s || v === s62);
     return (
       numbers.some((n) => n.includes(s) || n.includes(s62)) ||
       // Fault `q-misses-trx-id`.

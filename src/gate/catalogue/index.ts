@@ -3,6 +3,7 @@ import type { Scenario } from '../scenario.js';
 import { authScenarios } from './auth.js';
 import { balanceScenarios } from './balance.js';
 import { envelopeScenarios } from './envelope.js';
+import { generatedScenarios } from './generated.js';
 import { historyScenarios } from './history.js';
 import { inviteScenarios } from './invite.js';
 import { lookupScenarios } from './lookup.js';
@@ -16,5 +17,6 @@ export function buildCatalogue(api: ApiModel): Scenario[] {
     ...historyScenarios(api),
     ...lookupScenarios(api),
     ...inviteScenarios(api),
+    ...generatedScenarios(api),
   ];
 }

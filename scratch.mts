@@ -1,0 +1,13 @@
+import { startSimulator } from './src/simulator/server.ts';
+import { embeddedTarget } from './src/simulator/embedded.ts';
+import { runInProcess } from './src/gate/in-process-runner.ts';
+import { loadApiModel } from './src/openapi/load.ts';
+import { callApi } from './src/client/client.ts';
+const api = loadApiModel();
+const sim = await startSimulator({ fault: { name: 'msisdn-07-accepted' } });
+const r0 = await callApi({ baseUrl: sim.url, endpoint: 'invite-member', method: 'POST', params: { api_key: sim.apiKey, trx_id: 'X1', product_code: 'AKRAB-10GB', msisdn: '071299900001', kind: 'akrab' } });
+console.log(r0.exchange?.bodyText);
+const t = embeddedTarget(sim);
+const r = await runInProcess(api, t, { maxInvites: t.maxInvites, grep: 'coverage of msisdn' });
+console.log(r.results.map(x => [x.title, x.status, x.skipReason, x.lines.slice(0,2)]));
+await sim.close();

@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { buildCatalogue } from '../gate/catalogue/index.js';
+import { resolveContractConfig } from '../gate/config.js';
+import { type GeneratedCase, nearMissKeys } from '../gate/generated/cases.js';
+import { fillPlaceholders, loadFailures } from '../gate/generated/failures.js';
+import { judgeCase } from '../gate/generated/judge-case.js';
+import { discover, httpSend } from '../gate/in-process-runner.js';
+import { InviteLedger, NotSent } from '../gate/invite-ledger.js';
+import { executeScenario } from '../gate/run-scenario.js';
+import { findingLines } from '../gate/scenario-result.js';
+import { type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
+import { newRunId, trxFactory } from '../gate/trx-ids.js';
+import { loadApiModel } from '../openapi/load.js';
+import { redact, registerSecret } from '../redact.js';
+import { TokenBucket } from '../shared/token-bucket.js';
+import { startEmbedded } from '../simulator/embedded.js';
+import { type Command, EXIT, strFlag } from './command.js';
+
+/**
+ * Sends saved failing cases to a target again and says FIXED or STILL FAILING for each. An invite that a clause
+ * says must be refused goes out with a fresh trx_id (a request that may have been charged is never sent again),
+ * within --max-invites, and only with --allow-writes; a guarded one (a used trx_id, a product that cannot
+ * exist) goes out as saved.
+ */
+export const replay: Command = {
+  name: 'replay',
+  summary: 'send saved failing cases again and say which are fixed',
+  usage:
+    'h2h replay [FILE ...] [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--allow-writes --product CODE --kind K --msisdn N ... --max-invites N] [--reports-dir DIR] [--timeout 10s]',
+  help: `FILE: saved failures (JSON) of a run of h2h contract; default every file in <reports-dir>/failures/, the
+last run's. The target and its settings are given as to h2h contract (flags, H2H_* environment, --config); with
+no target, a fresh embedded simulator. The key and the test numbers fill the placeholders of a saved case.
+
+  --config FILE, --base-url URL, --api-key KEY, --api-key-file FILE, --allow-writes, --product CODE,
+  --kind K, --msisdn N, --max-invites N, --timeout D, --reports-dir DIR    as for h2h contract
+
+Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usage or configuration.`,
+  options: {
+    config: { type: 'string' },
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'api-key-file': { type: 'string' },
+    'allow-writes': { type: 'boolean' },
+    product: { type: 'string' },
+    kind: { type: 'string' },
+    msisdn: { type: 'string', multiple: true },
+    'max-invites': { type: 'string' },
+    timeout: { type: 'string' },
+    'reports-dir': { type: 'string' },
+  },
+  positionals: [0, 1000],
+  async run(values, files, io) {
+    const flag = (name: string): string | undefined => strFlag(values, name);
+    const cfg = resolveContractConfig({
+      config: flag('config'),
+      baseUrl: flag('base-url'),
+      apiKey: flag('api-key'),
+      apiKeyFile: flag('api-key-file'),
+      allowWrites: values['allow-writes'] === true ? true : undefined,
+      product: flag('product'),
+      kind: flag('kind'),
+      msisdn: values.msisdn as string[] | undefined,
+      maxInvites: flag('max-invites'),
+      timeout: flag('timeout'),
+      reportsDir: flag('reports-dir'),
+    });
+    const saved = loadFailures(files, join(cfg.reportsDir, 'failures'));
+    const embedded = cfg.baseUrl ? undefined : await startEmbedded({}, cfg.apiKey);
+    try {
+      const target = {
+        ...cfg,
+        baseUrl: cfg.baseUrl ?? embedded?.baseUrl ?? '',
+        apiKey: cfg.apiKey ?? embedded?.apiKey ?? '',
+        product: cfg.product ?? embedded?.product,
+        kind: cfg.kind ?? embedded?.kind,
+        msisdns: cfg.msisdns.length ? cfg.msisdns : (embedded?.msisdns ?? []),
+      };
+      registerSecret(target.apiKey);
+      for (const k of nearMissKeys(target.apiKey)) registerSecret(k.value);
+      const api = loadApiModel();
+      const raw = httpSend(target.baseUrl, cfg.timeoutMs);
+      const policy: SendPolicy = {
+        maxWaitMs: cfg.maxWaitMs,
+        ...(cfg.rateLimit ? { throttle: new TokenBucket(cfg.rateLimit, 1) } : {}),
+      };
+      const data = await discover(raw, policy, target);
+      const ledger = new InviteLedger(cfg.maxInvites ?? embedded?.maxInvites ?? 10);
+      const newTrxId = trxFactory(`${newRunId()}R`);
+      let fixed = 0;
+      const catalogue = buildCatalogue(api);
+      for (const { path, failure } of saved) {
+        if (!failure.case) {
+          // Several requests (INV-5 in flight): the scenario runs again, under the same money rules.
+          const scenario = catalogue.find((x) => x.title === failure.scenario);
+          if (!scenario) {
+            io.out(`NOT SENT     ${path}: no scenario '${failure.scenario}' in this version`);
+            continue;
+          }
+          if (scenario.invite && !target.allowWrites) {
+            io.out(`NOT SENT     ${path}: ${scenario.title}: it needs --allow-writes`);
+            continue;
+          }
+          const result = await executeScenario(
+            { scenario, form: 'write' },
+            {
+              api,
+              target,
+              data,
+              raw,
+              policy,
+              ledger,
+              newTrxId,
+              settleMs: cfg.settleMs,
+              deviations: [],
+              strict: false,
+              generation: { seed: failure.seed, examples: cfg.examples },
+            },
+          );
+          if (result.status === 'passed') fixed++;
+          io.out(
+            `${result.status === 'passed' ? 'FIXED        ' : result.status === 'skipped' ? 'NOT JUDGED   ' : 'STILL FAILING'} ${path}: ${scenario.title}${result.skipReason ? ` (${result.skipReason})` : ''}`,
+          );
+          for (const line of result.lines) io.out(`  ${line}`);
+          continue;
+        }
+        const c: GeneratedCase = { ...failure.case, params: fillPlaceholders(failure.case.params, target) };
+        const live = c.endpoint === 'invite-member' && c.intent?.expect === 'refusal' && c.intent.clause !== 'INV-5';
+        if (live) c.params = { ...c.params, trx_id: newTrxId() };
+        if (c.endpoint === 'invite-member' && c.params.trx_id === '' && data.knownTrxId)
+          c.params.trx_id = data.knownTrxId;
+        if (live && !cfg.allowWrites && cfg.baseUrl) {
+          io.out(`NOT SENT     ${path}: ${c.label}: an invite that could be charged needs --allow-writes`);
+          continue;
+        }
+        try {
+          if (c.endpoint === 'invite-member')
+            ledger.admit(c.intent ?? { expect: 'refusal', clause: 'INV-5' }, String(c.params.trx_id));
+        } catch (err) {
+          if (!(err instanceof NotSent)) throw err;
+          io.out(`NOT SENT     ${path}: ${c.label}: ${err.message}`);
+          continue;
+        }
+        const ex = await sendUnderPolicy(raw, c.endpoint, c.method, c.params, policy, { flaky: [], waits: [] });
+        const { findings } = judgeCase(api, c, ex);
+        if (findings.length === 0) {
+          fixed++;
+          io.out(`FIXED        ${path}: ${c.label}`);
+        } else {
+          io.out(`STILL FAILING ${path}: ${c.label}`);
+          for (const line of findingLines(findings)) io.out(`  ${redact(line)}`);
+        }
+      }
+      io.out(`h2h replay: ${fixed} of ${saved.length} fixed`);
+      return fixed === saved.length ? EXIT.OK : EXIT.VIOLATED;
+    } finally {
+      await embedded?.sim.close();
+    }
+  },
+};

@@ -1,0 +1,238 @@
+import type { ApiModel } from '../../openapi/load.js';
+import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
+import { coverageCases, type GeneratedCase, nearMissCases } from '../generated/cases.js';
+import {
+  checkProperty,
+  historyArbitrary,
+  historyCase,
+  randomArbitrary,
+  randomCase,
+  sendCase,
+} from '../generated/properties.js';
+import { COMPARE_LIMIT, inviteParams } from '../sampling.js';
+import { type Area, judge, PreconditionFailed, type Scenario, type ScenarioContext } from '../scenario.js';
+import { namesOf } from './common.js';
+
+const AREA: Record<Endpoint, Area> = {
+  'invite-member': 'invite',
+  'history-transaksi': 'history',
+  'cek-trx-id': 'lookup',
+  'saldo-user': 'balance',
+};
+
+/** What a coverage scenario of a parameter can find, besides ENV-1 and ENV-4 on every answer. */
+const DEMANDS: Record<string, ClauseId[]> = {
+  'invite-member msisdn': ['INV-3', 'INV-4'],
+  'invite-member kind': ['INV-4'],
+  'invite-member trx_id': ['INV-4'],
+  'invite-member product_code': ['INV-4'],
+};
+
+/**
+ * Reads go eight at a time. Invites go four at a time, each batch admitted by the ledger only if the cap would
+ * hold even were all four wrongly accepted, and no batch goes out once one of its class was seen accepted.
+ */
+async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): Promise<void> {
+  const invites = cases[0]?.endpoint === 'invite-member';
+  const size = invites ? 4 : 8;
+  for (let i = 0; i < cases.length; i += size) {
+    const batch = cases.slice(i, i + size);
+    const answers = invites
+      ? await ctx.inviteBatch(
+          batch.map((c) => ({
+            method: c.method,
+            params: c.params,
+            intent: c.intent ?? { expect: 'refusal', clause: 'INV-5' },
+          })),
+        )
+      : await Promise.all(batch.map((c) => sendCase(ctx, c)));
+    batch.forEach((c, j) => {
+      const ex = answers[j];
+      if (ex) ctx.generated(c, ex);
+    });
+  }
+}
+
+/**
+ * The generated scenarios: the coverage phase (every parameter's boundary values, by every name, on both
+ * methods), AUTH-1 near misses of the key, history properties, the random phase (fast-check, seeded,
+ * shrinking) and, with writes, the same invite sent several times at once (INV-5 in flight).
+ */
+export function generatedScenarios(api: ApiModel): Scenario[] {
+  const out: Scenario[] = [];
+  for (const endpoint of ['invite-member', 'history-transaksi', 'cek-trx-id'] as const) {
+    for (const p of api.operation(endpoint).params) {
+      if (p.name === 'api_key') continue;
+      const clauses: ClauseId[] = [...(DEMANDS[`${endpoint} ${p.name}`] ?? []), 'ENV-4'];
+      for (const name of namesOf(api, endpoint, p.name)) {
+        for (const method of METHODS) {
+          out.push({
+            title: `${clauses.join(' ')} ${endpoint} ${method}${name === p.name ? '' : ` via ${name}`}: coverage of ${p.name}`,
+            clauses,
+            area: AREA[endpoint],
+            endpoint,
+            methods: [method],
+            aliases: name === p.name ? [] : [name],
+            plainOpenApi: false,
+            needs:
+              endpoint === 'cek-trx-id'
+                ? ['known-trx']
+                : ['q', 'date', 'month', 'year'].includes(p.name)
+                  ? ['history']
+                  : [],
+            ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+            requests: name === p.name ? 112 : 16,
+            async run(ctx) {
+              await sendAll(ctx, coverageCases(api, ctx, endpoint, p.name, name, method));
+              return [];
+            },
+          });
+        }
+      }
+    }
+  }
+  for (const endpoint of ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const) {
+    for (const method of METHODS) {
+      out.push({
+        title: `AUTH-1 ${endpoint} ${method}: near misses of the key are refused without account data`,
+        clauses: ['AUTH-1'],
+        area: endpoint === 'invite-member' ? 'invite' : 'auth',
+        endpoint,
+        methods: [method],
+        aliases: ['key'],
+        plainOpenApi: false,
+        needs: endpoint === 'cek-trx-id' ? ['known-trx'] : [],
+        ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+        requests: 9,
+        async run(ctx) {
+          await sendAll(ctx, nearMissCases(ctx, endpoint, method));
+          return [];
+        },
+      });
+    }
+  }
+  out.push({
+    title:
+      "HIS-3 HIS-4 HIS-5 HIS-2 history-transaksi GET+POST: properties of random filters over the account's records",
+    clauses: ['HIS-3', 'HIS-4', 'HIS-5', 'HIS-2'],
+    area: 'history',
+    endpoint: 'history-transaksi',
+    methods: ['GET', 'POST'],
+    aliases: [],
+    plainOpenApi: false,
+    needs: ['history'],
+    requests: 60,
+    async run(ctx) {
+      const records = ctx.data.records ?? [];
+      await checkProperty(
+        api,
+        ctx,
+        historyArbitrary(api, records),
+        (t) => historyCase(ctx, records, t),
+        ctx.generation.examples,
+      );
+      await limitsAround(ctx);
+      return [];
+    },
+  });
+  for (const endpoint of ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const) {
+    out.push({
+      title: `ENV-4 ${endpoint} GET+POST: random phase`,
+      clauses: ['ENV-4', ...(endpoint === 'invite-member' ? (['INV-3', 'INV-4'] as const) : [])],
+      area: AREA[endpoint],
+      endpoint,
+      methods: ['GET', 'POST'],
+      aliases: [],
+      plainOpenApi: false,
+      needs: endpoint === 'cek-trx-id' ? ['known-trx'] : [],
+      ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+      requests: 60,
+      async run(ctx) {
+        await checkProperty(
+          api,
+          ctx,
+          randomArbitrary(api, ctx, endpoint),
+          (t) => randomCase(ctx, endpoint, t),
+          ctx.generation.examples,
+        );
+        return [];
+      },
+    });
+  }
+  for (const method of METHODS) out.push(inFlight(method));
+  return out.map((s) => ({ ...s, generated: true }));
+}
+
+/** limit 1, N-1, N and N+1 on a narrowed query of N records (the date of one of the account's records). */
+async function limitsAround(ctx: ScenarioContext): Promise<void> {
+  const r = ctx.data.record;
+  if (!r) return;
+  const base = { api_key: ctx.target.apiKey, date: r.date };
+  const all = await ctx.send('history-transaksi', 'POST', { ...base, limit: COMPARE_LIMIT });
+  const data = (all.body as { ok?: unknown; data?: unknown } | undefined)?.data;
+  const n = Array.isArray(data) ? data.length : 0;
+  if (n === 0 || n >= COMPARE_LIMIT) return;
+  const matching = (Array.isArray(data) ? data : []) as Record<string, string>[];
+  for (const limit of [...new Set([1, n - 1, n, n + 1])].filter((l) => l >= 1)) {
+    const c: GeneratedCase = {
+      phase: 'history',
+      endpoint: 'history-transaksi',
+      method: 'POST',
+      params: { ...base, limit },
+      label: `a narrowed query of ${n} record(s) with limit=${limit}`,
+      ...(limit > n ? { expectedRecords: matching.map((x) => ({ trx_id: String(x.trx_id) })) } : {}),
+    };
+    ctx.generated(c, await sendCase(ctx, c));
+  }
+}
+
+/**
+ * INV-5 in flight: one invite to learn the price of one, then a new invite sent K times at once (K from 2 to
+ * 4, from the seed), as a client's retry after a timeout would: at most one may succeed, the balance move by at
+ * most one price, and at most one history record carry its trx_id.
+ */
+function inFlight(method: Method): Scenario {
+  return {
+    title: `INV-5 invite-member ${method}: the same invite sent several times at once creates one transaction`,
+    clauses: ['INV-5'],
+    area: 'invite',
+    endpoint: 'invite-member',
+    methods: [method],
+    aliases: [],
+    invite: { writes: 2, risk: 3, priority: 4, safe: false },
+    requests: 10,
+    settles: true,
+    replay: 'rerun',
+    async run(ctx) {
+      const key = { api_key: ctx.target.apiKey };
+      const k = 2 + (ctx.generation.seed % 3);
+      const saldo0 = await ctx.send('saldo-user', method, key);
+      const single = await ctx.invite(method, inviteParams(ctx), { expect: 'success', clause: 'INV-5' });
+      const saldo1 = await ctx.send('saldo-user', method, key);
+      const price =
+        Number((saldo0.body as { saldo?: unknown }).saldo) - Number((saldo1.body as { saldo?: unknown }).saldo);
+      if ((single.body as { ok?: unknown }).ok !== true || !(price > 0))
+        throw new PreconditionFailed('the invite that measures the price of one was refused, or charged nothing');
+      const params = inviteParams(ctx);
+      const answers = await ctx.inviteAll(
+        Array.from({ length: k }, () => ({ method, params })),
+        'INV-5',
+      );
+      const saldo2 = await ctx.send('saldo-user', method, key);
+      const ok = (e: Exchange): boolean => (e.body as { ok?: unknown } | undefined)?.ok === true;
+      const [invite, ...repeats] = [...answers.filter(ok), ...answers.filter((e) => !ok(e))];
+      if (!invite || !ok(invite)) throw new PreconditionFailed('none of the invites sent at once was carried out');
+      // Wait until the invite shows, so that a second record of its trx_id would show too.
+      const hist = await ctx.settle(
+        () => ctx.send('history-transaksi', method, { ...key, q: params.trx_id, limit: COMPARE_LIMIT }),
+        (ex) => {
+          const data = (ex.body as { data?: unknown } | undefined)?.data;
+          return Array.isArray(data) && data.some((r) => (r as { trx_id?: unknown }).trx_id === params.trx_id);
+        },
+      );
+      return [
+        judge('INV-5', { invite, repeats, saldoBefore: saldo1, saldoAfter: saldo2, unitPrice: price, history: hist }),
+      ];
+    },
+  };
+}

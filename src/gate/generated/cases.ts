@@ -1,0 +1,214 @@
+import type { ApiModel } from '../../openapi/load.js';
+import type { ClauseId, Endpoint, Method, Params } from '../../openapi/types.js';
+import type { InviteIntent } from '../invite-ledger.js';
+import { COMPARE_LIMIT, READ_ONLY_PRODUCT, testNumber } from '../sampling.js';
+import type { ScenarioContext } from '../scenario.js';
+import { refusalDemand } from './demands.js';
+import { boundaryValues } from './values.js';
+
+/** Which generator made a case. */
+export type Phase = 'coverage' | 'near-miss' | 'random' | 'history' | 'in-flight';
+
+/**
+ * One generated request and what the clauses say of its answer. Kept as data, so that a failing one can be
+ * saved (reports/failures/) and sent again (`h2h replay`).
+ */
+export interface GeneratedCase {
+  phase: Phase;
+  endpoint: Endpoint;
+  method: Method;
+  /** The request as sent. */
+  params: Params;
+  /** What it is: `msisdn via nomor: prefix 07`. */
+  label: string;
+  /** A clause that says this request must be refused. */
+  refuse?: ClauseId;
+  /** The key it carries is not the caller's: AUTH-1 judges the answer. */
+  wrongKey?: boolean;
+  /** For an invite: why it goes out, and so how it counts against the cap. */
+  intent?: InviteIntent;
+  /** HIS-5: records of the target that the answer, when complete, must hold. */
+  expectedRecords?: Readonly<Record<string, string>>[];
+}
+
+/** The clauses a generated case is judged by, besides every clause one answer can break (ENV-1, ENV-4, ...). */
+export function caseClauses(c: GeneratedCase): ClauseId[] {
+  return [
+    ...(c.refuse ? [c.refuse] : []),
+    ...(c.wrongKey ? (['AUTH-1'] as const) : []),
+    ...(c.expectedRecords?.length ? (['HIS-5'] as const) : []),
+  ];
+}
+
+/** A valid sample of a parameter, from the target's data and config. */
+function sampleOf(ctx: ScenarioContext, endpoint: Endpoint, name: string): unknown {
+  const r = ctx.data.record;
+  switch (name) {
+    case 'msisdn':
+      return testNumber(ctx);
+    case 'kind':
+      return ctx.target.kind ?? 'akrab';
+    case 'trx_id':
+      return endpoint === 'cek-trx-id' ? ctx.data.knownTrxId : 'T-1';
+    case 'product_code':
+      return ctx.target.product ?? READ_ONLY_PRODUCT;
+    case 'name':
+      return 'H2H';
+    case 'limit':
+      return COMPARE_LIMIT;
+    case 'q':
+      return r?.trx_id;
+    case 'date':
+      return r?.date;
+    case 'month':
+      return r?.date?.slice(5, 7);
+    case 'year':
+      return r?.date?.slice(0, 4);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * An invite that carries `value` for `param` under the name `sentAs`, in the form the money rules allow: with
+ * writes, a value a clause says must be refused goes out with a fresh trx_id and the configured product
+ * (counted only if accepted); anything else goes out guarded, so that no contract-keeping API can charge it:
+ * a used trx_id and a product that cannot exist (only the product when trx_id is under test, only the used
+ * trx_id when product_code is).
+ */
+function inviteCase(
+  ctx: ScenarioContext,
+  param: string,
+  sentAs: string,
+  value: unknown,
+): Pick<GeneratedCase, 'params' | 'intent'> {
+  const refuse = refusalDemand('invite-member', param, value);
+  const live = ctx.target.allowWrites && refuse !== undefined && refuse !== 'AUTH-1';
+  const base: Params = {
+    api_key: ctx.target.apiKey,
+    trx_id: live ? ctx.newTrxId() : (ctx.data.knownTrxId ?? ''),
+    product_code: live ? (ctx.target.product ?? '') : READ_ONLY_PRODUCT,
+    msisdn: testNumber(ctx),
+    ...(ctx.target.kind ? { kind: ctx.target.kind } : {}),
+  };
+  if (param === 'product_code' && !live) base.product_code = ctx.target.product ?? READ_ONLY_PRODUCT;
+  delete base[param];
+  const params = { ...base, ...(value === undefined ? {} : { [sentAs]: value }) };
+  const intent: InviteIntent = live
+    ? { expect: 'refusal', clause: refuse }
+    : param === 'trx_id'
+      ? { expect: 'refusal', clause: 'unknown-product' }
+      : { expect: 'refusal', clause: 'INV-5' };
+  return { params, intent };
+}
+
+/**
+ * The coverage phase for one parameter, one of its names and one method: every boundary value of its schema
+ * (boundaryValues), each judged by what the clauses say. The sweep of two-digit prefixes goes with the
+ * canonical name only; its aliases get every other boundary.
+ */
+export function coverageCases(
+  api: ApiModel,
+  ctx: ScenarioContext,
+  endpoint: Endpoint,
+  param: string,
+  sentAs: string,
+  method: Method,
+): GeneratedCase[] {
+  const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param)).filter(
+    (v) => sentAs === param || !v.label.startsWith('prefix '),
+  );
+  return values.map((v) => {
+    const label = `${sentAs === param ? param : `${param} via ${sentAs}`}: ${v.label}`;
+    const refuse = refusalDemand(endpoint, param, v.value);
+    if (endpoint === 'invite-member')
+      return {
+        phase: 'coverage',
+        endpoint,
+        method,
+        label,
+        ...(refuse ? { refuse } : {}),
+        ...inviteCase(ctx, param, sentAs, v.value),
+      };
+    const params: Params =
+      endpoint === 'history-transaksi'
+        ? { api_key: ctx.target.apiKey, ...(param === 'limit' ? {} : { limit: COMPARE_LIMIT }), [sentAs]: v.value }
+        : { api_key: ctx.target.apiKey, [sentAs]: v.value };
+    return { phase: 'coverage', endpoint, method, label, params, ...(refuse ? { refuse } : {}) };
+  });
+}
+
+/** Keys a near miss of the real one: derived from it, so they are secrets too (registered by the caller). */
+export function nearMissKeys(key: string): { label: string; value: string }[] {
+  const flip = (c: string): string => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
+  const last = key.at(-1) ?? 'x';
+  const other = last === 'x' ? 'y' : 'x';
+  const out = [
+    { label: 'its last character changed', value: `${key.slice(0, -1)}${other}` },
+    { label: 'its first character changed', value: `${key[0] === 'x' ? 'y' : 'x'}${key.slice(1)}` },
+    { label: 'its last character dropped', value: key.slice(0, -1) },
+    { label: 'a character appended', value: `${key}x` },
+    { label: 'its case flipped', value: [...key].map(flip).join('') },
+    { label: 'surrounded by whitespace', value: ` ${key} ` },
+    { label: 'encoded twice', value: encodeURIComponent(encodeURIComponent(`${key} /`)) },
+  ];
+  return out.filter((k) => k.value !== key);
+}
+
+/**
+ * AUTH-1 near misses on one endpoint and method: the real key changed by one character, cut, extended, its case
+ * flipped, padded with whitespace, encoded twice; and a wrong key in one name beside the right key in the
+ * other, both ways round. None may give ok true or account data.
+ */
+export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: Method): GeneratedCase[] {
+  const key = ctx.target.apiKey;
+  const base = (): Params => {
+    switch (endpoint) {
+      case 'history-transaksi':
+        return { limit: COMPARE_LIMIT };
+      case 'cek-trx-id':
+        return { trx_id: ctx.data.knownTrxId };
+      case 'saldo-user':
+        return {};
+      case 'invite-member':
+        // With writes, as a real invite would go (a wrong key must be refused whatever else is right).
+        return {
+          trx_id: ctx.target.allowWrites ? ctx.newTrxId() : (ctx.data.knownTrxId ?? ''),
+          product_code: ctx.target.allowWrites ? (ctx.target.product ?? '') : READ_ONLY_PRODUCT,
+          msisdn: testNumber(ctx),
+          ...(ctx.target.kind ? { kind: ctx.target.kind } : {}),
+        };
+    }
+  };
+  const intent: InviteIntent = ctx.target.allowWrites
+    ? { expect: 'refusal', clause: 'AUTH-1' }
+    : { expect: 'refusal', clause: 'INV-5' };
+  const cases: GeneratedCase[] = nearMissKeys(key).map((k) => ({
+    phase: 'near-miss',
+    endpoint,
+    method,
+    label: `api_key: the real key with ${k.label}`,
+    params: { ...base(), api_key: k.value },
+    wrongKey: true,
+  }));
+  const wrong = nearMissKeys(key)[0]?.value ?? 'x';
+  cases.push(
+    {
+      phase: 'near-miss',
+      endpoint,
+      method,
+      label: 'api_key wrong, key right',
+      params: { ...base(), api_key: wrong, key },
+      wrongKey: true,
+    },
+    {
+      phase: 'near-miss',
+      endpoint,
+      method,
+      label: 'api_key right, key wrong',
+      params: { ...base(), api_key: key, key: wrong },
+      wrongKey: true,
+    },
+  );
+  return endpoint === 'invite-member' ? cases.map((c) => ({ ...c, intent })) : cases;
+}

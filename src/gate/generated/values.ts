@@ -1,0 +1,125 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { ApiModel } from '../../openapi/load.js';
+import type { Endpoint } from '../../openapi/types.js';
+
+/** One value of a parameter at or just past a constraint of its schema. */
+export interface BoundaryValue {
+  value: unknown;
+  /** What it is, for titles and failure lines: `prefix 07`, `one character past maxLength 64`. */
+  label: string;
+  /** Whether openapi.yaml's request schema accepts it (the document's validator decides, not this file). */
+  valid: boolean;
+}
+
+const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
+
+/**
+ * The coverage phase's values of a parameter, derived from its schema in openapi.yaml: for a pattern, a
+ * sweep of two-digit prefixes (where it opens with two-digit literals), one below and above a numeric range
+ * (a month), the shortest and longest valid
+ * length and one past each (found by the document's validator), non-ASCII digits, spaces inside and around, a
+ * leading `+`, a letter; for an enum, each value, case variants, empty, whitespace, near words; for a date,
+ * an impossible one, other separators, one-digit parts; for lengths, at and past each bound; for an integer,
+ * the minimum, one below, a fraction, a padded string, a very large number. `sample` is a valid value (from the
+ * target's data or config); each value is classified by the document's own request validator.
+ */
+export function boundaryValues(api: ApiModel, endpoint: Endpoint, name: string, sample: unknown): BoundaryValue[] {
+  const param = api.operation(endpoint).params.find((p) => p.name === name);
+  if (!param) throw new Error(`${endpoint} has no parameter ${name}`);
+  const schema = param.schema as OpenAPIV3_1.SchemaObject;
+  const valid = (v: unknown): boolean =>
+    !api.foldRequest(endpoint, { [name]: v }).problems.some((p) => p.param === name && p.code !== 'missing');
+  const out = new Map<string, BoundaryValue>();
+  const add = (value: unknown, label: string): void => {
+    const key = JSON.stringify(value);
+    if (!out.has(key)) out.set(key, { value, label, valid: valid(value) });
+  };
+  const s = String(sample ?? '');
+  if (schema.enum) {
+    for (const e of schema.enum) {
+      const v = String(e);
+      add(v, `enum value ${v}`);
+      add(v.toUpperCase(), `${v} in upper case`);
+      add(v[0]?.toUpperCase() + v.slice(1), `${v} capitalised`);
+      add(` ${v}`, `${v} after a space`);
+      add(`${v} `, `${v} before a space`);
+      add(v.slice(0, -1), `${v} less its last letter`);
+      add(`${v}s`, `${v} and one letter more`);
+    }
+    add('', 'empty');
+    add(' ', 'a space');
+    add('family', 'a word outside the enum');
+    return [...out.values()];
+  }
+  if (schema.type === 'integer') {
+    const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
+    add(min, `the minimum ${min}`);
+    add(min - 1, `one below the minimum ${min}`);
+    add(-1, '-1');
+    add(min + 0.5, 'a fraction');
+    add(`0${min}`, 'a zero-padded string');
+    add(2 ** 31, '2^31');
+    add(10 ** 12, 'a very large number');
+    add('abc', 'letters');
+    return [...out.values()];
+  }
+  if (s) add(s, 'a valid value');
+  if (schema.format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(s)) {
+    const [y, m, d] = s.split('-');
+    add(`${y}-02-30`, 'an impossible date');
+    add(`${y}-13-01`, 'month 13');
+    add(`${y}/${m}/${d}`, 'slashes');
+    add(`${y}.${m}.${d}`, 'dots');
+    add(`${y}-${Number(m)}-${Number(d)}`, 'one-digit parts');
+    add(`${d}-${m}-${y}`, 'day first');
+    add(`${y}-${m}`, 'no day');
+  }
+  if (schema.pattern && /^\d/.test(s)) {
+    // A pattern that opens with two-digit literals (`^(08|62)`): every other two-digit prefix.
+    if (/^\d{2}/.test(s) && /^\^\((\d\d\|)*\d\d\)/.test(schema.pattern))
+      for (let p = 0; p < 100; p++)
+        add(`${String(p).padStart(2, '0')}${s.slice(2)}`, `prefix ${String(p).padStart(2, '0')}`);
+    // A short number whose valid values form ranges (a month): one below and one above each range.
+    if (/^\d{1,4}$/.test(s)) {
+      const width = s.length;
+      let inside = false;
+      for (let n = 0; n <= 10 ** width; n++) {
+        const v = String(n).padStart(width, '0');
+        const ok = n < 10 ** width && valid(v);
+        if (ok && !inside && n > 0) add(String(n - 1).padStart(width, '0'), `one below the range from ${v}`);
+        if (!ok && inside && n < 10 ** width) add(v, `one above the range up to ${String(n - 1).padStart(width, '0')}`);
+        inside = ok;
+      }
+      add(String(Number(s)), 'without its leading zeros');
+    }
+    // The shortest and longest valid length, and one past each, as the validator finds them.
+    const lengths: number[] = [];
+    for (let n = 1; n <= 24; n++) if (valid(s.slice(0, n).padEnd(n, s.at(-1) ?? '0'))) lengths.push(n);
+    const shortest = lengths[0];
+    const longest = lengths.at(-1);
+    if (shortest !== undefined && longest !== undefined) {
+      const at = (n: number): string => s.slice(0, n).padEnd(n, s.at(-1) ?? '0');
+      add(at(shortest), `the shortest valid length ${shortest}`);
+      add(at(shortest - 1), `one shorter than ${shortest}`);
+      add(at(longest), `the longest valid length ${longest}`);
+      add(at(longest + 1), `one longer than ${longest}`);
+    }
+    if (s.startsWith('0')) add(s.slice(1), 'its leading zero dropped');
+    add([...s].map((c) => (/\d/.test(c) ? (ARABIC_INDIC[Number(c)] ?? c) : c)).join(''), 'non-ASCII digits');
+    add(`${s.slice(0, 2)} ${s.slice(2)}`, 'a space inside');
+    add(` ${s}`, 'a space before');
+    add(`${s} `, 'a space after');
+    add(`+${s}`, 'a leading +');
+    add(`${s.slice(0, -1)}a`, 'a letter at the end');
+  }
+  if (typeof schema.minLength === 'number') {
+    add('', schema.minLength > 0 ? `empty (minLength ${schema.minLength})` : 'empty');
+    add('x'.repeat(schema.minLength || 1), `at minLength ${schema.minLength}`);
+  }
+  if (typeof schema.maxLength === 'number') {
+    add('x'.repeat(schema.maxLength), `at maxLength ${schema.maxLength}`);
+    add('x'.repeat(schema.maxLength + 1), `one past maxLength ${schema.maxLength}`);
+    add('ÿ'.repeat(Math.min(schema.maxLength, 8)), 'non-ASCII letters');
+  }
+  return [...out.values()];
+}

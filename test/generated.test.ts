@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { coverageCases, nearMissCases } from '../src/gate/generated/cases.ts';
+import type { SavedFailure } from '../src/gate/generated/failures.ts';
+import { historyArbitrary, randomArbitrary } from '../src/gate/generated/properties.ts';
+import { boundaryValues } from '../src/gate/generated/values.ts';
+import { runInProcess } from '../src/gate/in-process-runner.ts';
+import type { ScenarioContext } from '../src/gate/scenario.ts';
+import type { ContractSummary } from '../src/gate/summary.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { embeddedTarget } from '../src/simulator/embedded.ts';
+import type { FaultName } from '../src/simulator/faults.ts';
+import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { runCli } from './helpers.ts';
+
+const api = loadApiModel();
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-generated-'));
+
+/** A scenario context for building cases only (nothing is sent). */
+function buildContext(seed: number): ScenarioContext {
+  let n = 0;
+  const record = {
+    trx_id: 'TRX-20260105-0008',
+    manager_number: '6281100000002',
+    member_number: '6281234560049',
+    date: '2026-01-05',
+  };
+  return {
+    target: {
+      baseUrl: 'http://127.0.0.1:1',
+      apiKey: 'k-Abc-123',
+      allowWrites: true,
+      product: 'AKRAB-10GB',
+      kind: 'akrab',
+      msisdns: ['081299900001'],
+    },
+    data: {
+      seen: 2,
+      record,
+      records: [record, { ...record, trx_id: 'TRX-2', date: '2025-03-14' }],
+      knownTrxId: record.trx_id,
+    },
+    form: 'write',
+    generation: { seed, examples: 20 },
+    newTrxId: () => `T-${++n}`,
+    send: () => Promise.reject(new Error('not sent')),
+    invite: () => Promise.reject(new Error('not sent')),
+    inviteBatch: () => Promise.reject(new Error('not sent')),
+    inviteAll: () => Promise.reject(new Error('not sent')),
+    generated: () => undefined,
+    settle: () => Promise.reject(new Error('not sent')),
+  };
+}
+
+describe('generated cases', () => {
+  it('the coverage phase derives from openapi.yaml the values the issue names', () => {
+    const labels = (endpoint: 'invite-member' | 'history-transaksi', name: string, sample: unknown) =>
+      boundaryValues(api, endpoint, name, sample).map((v) => JSON.stringify(v.value));
+    const msisdn = labels('invite-member', 'msisdn', '081299900001');
+    for (const p of ['00', '07', '09', '61', '63', '99']) assert.ok(msisdn.includes(`"${p}1299900001"`), `prefix ${p}`);
+    for (const v of [
+      '"08129990"',
+      '"081299900001111"',
+      '"+081299900001"',
+      '" 081299900001"',
+      '"08 1299900001"',
+      '"٠٨١٢٩٩٩٠٠٠٠١"',
+    ])
+      assert.ok(msisdn.includes(v), v);
+    assert.deepEqual(
+      ['"00"', '"13"', '"1"', '" 01"'].filter((v) => !labels('history-transaksi', 'month', '01').includes(v)),
+      [],
+    );
+    const kind = labels('invite-member', 'kind', 'akrab');
+    for (const v of ['"AKRAB"', '""', '" "', '"akra"', '"family"']) assert.ok(kind.includes(v), v);
+    const limit = labels('history-transaksi', 'limit', 20);
+    for (const v of ['0', '1', '-1', '1.5', '"01"', '1000000000000']) assert.ok(limit.includes(v), v);
+    const date = labels('history-transaksi', 'date', '2026-01-05');
+    for (const v of ['"2026-02-30"', '"2026/01/05"', '"2026-1-5"']) assert.ok(date.includes(v), v);
+    const trx = boundaryValues(api, 'invite-member', 'trx_id', 'T-1').map((v) => String(v.value).length);
+    for (const n of [0, 64, 65]) assert.ok(trx.includes(n), `trx_id of ${n} characters`);
+  });
+
+  it('what must be refused comes from the clauses: INV-3 for a number, INV-4 for a kind, nothing for a month', () => {
+    const ctx = buildContext(1);
+    const msisdn = coverageCases(api, ctx, 'invite-member', 'msisdn', 'msisdn', 'POST');
+    assert.equal(msisdn.find((c) => c.label === 'msisdn: prefix 07')?.refuse, 'INV-3');
+    assert.equal(msisdn.find((c) => c.label === 'msisdn: prefix 62')?.refuse, undefined);
+    // A number a clause does not refuse is never sent where it could be charged: guarded by a used trx_id.
+    const valid = msisdn.filter((c) => !c.refuse);
+    for (const c of valid) assert.equal(c.params.trx_id, ctx.data.knownTrxId, c.label);
+    const refused = msisdn.filter((c) => c.refuse === 'INV-3');
+    for (const c of refused) assert.deepEqual(c.intent, { expect: 'refusal', clause: 'INV-3' });
+    assert.equal(
+      coverageCases(api, ctx, 'invite-member', 'kind', 'type', 'GET').find(
+        (c) => c.label === 'kind via type: akrab in upper case',
+      )?.refuse,
+      'INV-4',
+    );
+    assert.ok(
+      coverageCases(api, ctx, 'history-transaksi', 'month', 'bulan', 'GET').every((c) => c.refuse === undefined),
+    );
+    const near = nearMissCases(ctx, 'saldo-user', 'GET');
+    assert.ok(near.length >= 8);
+    assert.ok(near.every((c) => (c.wrongKey && c.params.api_key !== ctx.target.apiKey) || c.params.key !== undefined));
+  });
+
+  it('the same seed gives the same cases; another seed, others', () => {
+    const ctx = buildContext(1);
+    const sample = (seed: number) => ({
+      random: fc.sample(randomArbitrary(api, ctx, 'history-transaksi'), { seed, numRuns: 25 }),
+      invite: fc.sample(randomArbitrary(api, ctx, 'invite-member'), { seed, numRuns: 25 }),
+      history: fc.sample(historyArbitrary(api, ctx.data.records ?? []), { seed, numRuns: 25 }),
+    });
+    assert.deepEqual(sample(42), sample(42));
+    assert.notDeepEqual(sample(42).random, sample(43).random);
+    assert.deepEqual(
+      coverageCases(api, buildContext(1), 'history-transaksi', 'date', 'tanggal', 'POST'),
+      coverageCases(api, buildContext(1), 'history-transaksi', 'date', 'tanggal', 'POST'),
+    );
+  });
+});
+
+/** `h2h contract --allow-writes` against a simulator, with its reports folder. */
+async function gate(sim: Simulator, reports: string, extra: string[]) {
+  const s = sim.fixture.suite;
+  const r = await runCli(
+    [
+      'contract',
+      '--reports-dir',
+      reports,
+      '--base-url',
+      sim.url,
+      '--api-key',
+      sim.apiKey,
+      '--allow-writes',
+      '--product',
+      s.product,
+      '--kind',
+      s.kind,
+      ...s.msisdns.flatMap((m) => ['--msisdn', m]),
+      '--max-invites',
+      String(s.max_invites),
+      '--settle',
+      '1s',
+      ...extra,
+    ],
+    { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' }, timeoutMs: 180_000 },
+  );
+  const summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
+  return { ...r, summary };
+}
+
+describe('each class of generated cases catches a fault the hand-written scenarios pass', () => {
+  const classes: [string, FaultName, string][] = [
+    ['coverage', 'msisdn-07-accepted', 'INV-3'],
+    ['near misses of the key', 'auth-key-any-case', 'AUTH-1'],
+    ['history properties', 'q-whole-values', 'HIS-5'],
+    ['INV-5 in flight', 'inflight-duplicate', 'INV-5'],
+  ];
+  for (const [name, fault, clause] of classes) {
+    it(`${name}: ${fault} fails ${clause}; its saved failure replays as STILL FAILING, then FIXED`, async () => {
+      const sim = await startSimulator({ fault: { name: fault } });
+      try {
+        const t = embeddedTarget(sim);
+        const hand = await runInProcess(api, t, {
+          maxInvites: t.maxInvites,
+          settleMs: 1000,
+          filter: (s) => !s.generated,
+        });
+        assert.ok(
+          !hand.failedClauses.has(clause as never),
+          `the hand-written scenarios pass ${fault}: ${[...hand.failedClauses].join(', ')}`,
+        );
+
+        const reports = join(tmp, fault);
+        const r = await gate(sim, reports, ['--grep', clause]);
+        assert.equal(r.code, 1, (r.stdout + r.stderr).slice(-2000));
+        assert.equal(r.summary.clauses.find((c) => c.id === clause)?.status, 'failed');
+        const files = readdirSync(join(reports, 'failures')).map((f) => join(reports, 'failures', f));
+        const mine = files.filter((f) => {
+          const saved = JSON.parse(readFileSync(f, 'utf8')) as SavedFailure;
+          return saved.findings.some((l) => l.startsWith(clause));
+        });
+        assert.ok(mine.length > 0, `a saved failure of ${clause} in ${files.join(', ')}`);
+        const saved = JSON.parse(readFileSync(mine[0] ?? '', 'utf8')) as SavedFailure;
+        assert.equal(typeof saved.seed, 'number');
+        assert.ok(!JSON.stringify(saved).includes(sim.apiKey), 'the key is a placeholder');
+
+        const args = [
+          'replay',
+          mine[0] ?? '',
+          '--base-url',
+          sim.url,
+          '--api-key',
+          sim.apiKey,
+          '--allow-writes',
+          '--product',
+          t.product,
+          '--kind',
+          t.kind,
+          ...t.msisdns.flatMap((m) => ['--msisdn', m]),
+          '--reports-dir',
+          reports,
+        ];
+        const still = await runCli(args, { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' } });
+        assert.equal(still.code, 1, still.stdout + still.stderr);
+        assert.match(still.stdout, /STILL FAILING/);
+        sim.setFault(null);
+        const fixed = await runCli(args, { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' } });
+        assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
+        assert.match(fixed.stdout, /^FIXED/m);
+      } finally {
+        await sim.close();
+      }
+    });
+  }
+});
