@@ -1,7 +1,7 @@
 // Wall time of the full contract gate (`h2h contract`, embedded simulator, writes included), median of N runs,
 // beside a reference in the same process: the same scenarios and checks over node:http without Playwright.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +26,18 @@ async function reference(): Promise<number> {
   return performance.now() - t0;
 }
 
+/** Cases per second of the random phase alone, in process (4 operations x EXAMPLES requests, seeded). */
+async function randomPhase(examples: number): Promise<number> {
+  const api = loadApiModel();
+  const sim = await startSimulator();
+  const settings = embeddedTarget(sim);
+  const t0 = performance.now();
+  await runInProcess(api, settings, { maxInvites: settings.maxInvites, grep: 'random phase', examples, seed: 1 });
+  const seconds = (performance.now() - t0) / 1000;
+  await sim.close();
+  return (4 * examples) / seconds;
+}
+
 const gate: number[] = [];
 const ref: number[] = [];
 for (let i = 0; i < RUNS; i++) {
@@ -41,12 +53,20 @@ for (let i = 0; i < RUNS; i++) {
 }
 const g = median(gate);
 const rf = median(ref);
+const rates: number[] = [];
+for (let i = 0; i < RUNS; i++) rates.push(await randomPhase(250));
+const scenarios = (
+  JSON.parse(readFileSync(join(reports, '0', 'contract-summary.json'), 'utf8')) as { totals: { scenarios: number } }
+).totals.scenarios;
 console.log(`machine: ${machineLine()}`);
 console.log(
-  `full gate (h2h contract, embedded simulator, 158 scenarios in 26 Playwright tests): median ${(g / 1000).toFixed(2)} s over ${RUNS} runs [${gate.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
+  `full gate (h2h contract, embedded simulator, ${scenarios} scenarios: hand-written, coverage phase, near misses, properties, random phase 25 per operation): median ${(g / 1000).toFixed(2)} s over ${RUNS} runs [${gate.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
 );
 console.log(
   `reference (same scenarios and checks, node:http, no Playwright, in process): median ${(rf / 1000).toFixed(2)} s [${ref.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
 );
 console.log(`ratio gate/reference: ${(g / rf).toFixed(1)}x (Playwright startup, workers, reporters)`);
 console.log(`target: under 6 s -> ${g < 6000 ? 'met' : 'NOT met'}`);
+console.log(
+  `random phase alone, in process (4 operations x 250 requests, seed 1): median ${median(rates).toFixed(0)} cases/s [${rates.map((x) => x.toFixed(0)).join(', ')}]`,
+);

@@ -1,15 +1,91 @@
 /**
- * The one place that hides API keys and phone numbers. Every output (console, reports, attachments, logs,
- * metrics, status pages) passes through these functions.
+ * The one place that hides keys and phone numbers. Every output (console, reports, attachments, logs, metrics,
+ * status pages, saved failures) passes through these functions.
+ *
+ * What is hidden comes from openapi.yaml, not from a list written here: the names of the parameters it marks
+ * `x-secret` (the key, with every alias), and the fields and parameters whose schema it marks `x-phone`
+ * (msisdn and its aliases, manager and member numbers). A value seen under one of those names is learned, so
+ * that it is hidden wherever else it appears too (a number inside an answer's `message`). Keys given to the
+ * program, and values derived from them, are registered by whoever holds them. Nothing else is touched: a
+ * balance or an ID that happens to begin with 62 stays as it is.
  */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { type ApiModel, loadApiModel } from './openapi/load.js';
 
-/** Parameter names that carry the key (canonical and alias). */
-const KEY_PARAMS = ['api_key', 'key'];
 const MASK = '***';
 
-const secrets = new Set<string>();
+/** The names whose values openapi.yaml marks secret or personal. */
+export interface RedactionNames {
+  secret: ReadonlySet<string>;
+  phone: ReadonlySet<string>;
+}
 
-/** Registers a key so that it is hidden wherever it appears, in raw, URL-encoded and JSON-escaped form. */
+type Schema = OpenAPIV3_1.SchemaObject;
+const flag = (node: unknown, name: string): boolean => (node as Record<string, unknown> | undefined)?.[name] === true;
+
+/** Secret and phone names of a document: parameters (with their aliases) and schema properties. */
+export function namesFromDocument(api: ApiModel): RedactionNames {
+  const secret = new Set<string>();
+  const phone = new Set<string>();
+  for (const op of api.operations.values()) {
+    for (const p of op.params) {
+      const raw = (op.operations.GET.parameters ?? [])
+        .map((x) => api.deref<OpenAPIV3_1.ParameterObject>(x))
+        .find((x) => x.name === p.name);
+      const names = [p.name, ...p.aliases];
+      if (flag(raw, 'x-secret') || flag(p.schema, 'x-secret')) for (const n of names) secret.add(n);
+      if (flag(raw, 'x-phone') || flag(p.schema, 'x-phone')) for (const n of names) phone.add(n);
+    }
+  }
+  for (const schema of Object.values(api.doc.components?.schemas ?? {})) {
+    const shape = api.walker.shape(schema as Schema);
+    for (const [name, defs] of shape.properties) {
+      const resolved = defs.map((d) => api.deref<Schema>(d));
+      if (defs.some((d) => flag(d, 'x-phone')) || resolved.some((d) => flag(d, 'x-phone'))) phone.add(name);
+      if (defs.some((d) => flag(d, 'x-secret')) || resolved.some((d) => flag(d, 'x-secret'))) secret.add(name);
+    }
+  }
+  return { secret, phone };
+}
+
+let names: RedactionNames | undefined;
+let patterns: { keyInQuery: RegExp; keyInJson: RegExp; phoneInQuery: RegExp; phoneInJson: RegExp } | undefined;
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function current(): NonNullable<typeof patterns> {
+  names ??= namesFromDocument(loadApiModel());
+  if (!patterns) {
+    const secret = [...names.secret].map(escape).join('|') || '(?!)';
+    const phone = [...names.phone].map(escape).join('|') || '(?!)';
+    const jsonValue = '"(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*';
+    patterns = {
+      keyInQuery: new RegExp(`((?:^|[?&\\s])(?:${secret})=)[^&#\\s"']*`, 'gi'),
+      keyInJson: new RegExp(`("(?:${secret})"\\s*:\\s*)(?:${jsonValue})`, 'gi'),
+      phoneInQuery: new RegExp(`((?:^|[?&\\s])(?:${phone})=)([^&#\\s"']*)`, 'gi'),
+      phoneInJson: new RegExp(`("(?:${phone})"\\s*:\\s*)"([^"\\\\]*)"`, 'gi'),
+    };
+  }
+  return patterns;
+}
+
+/** Takes the secret and phone names from this document (a test's copy of openapi.yaml, say). */
+export function useDocument(api: ApiModel): void {
+  names = namesFromDocument(api);
+  patterns = undefined;
+}
+
+/** The names in use. */
+export function redactionNames(): RedactionNames {
+  current();
+  return names as RedactionNames;
+}
+
+const secrets = new Set<string>();
+const phones = new Set<string>();
+let phonePattern: RegExp | undefined;
+
+/** Registers a key (or a value derived from one) so that it is hidden wherever it appears, in every encoding. */
 export function registerSecret(secret: string | undefined): void {
   if (!secret || secret.length < 4) return;
   secrets.add(secret);
@@ -18,10 +94,17 @@ export function registerSecret(secret: string | undefined): void {
   secrets.add(JSON.stringify(secret).slice(1, -1));
 }
 
-const KEY_IN_QUERY = new RegExp(`([?&](?:${KEY_PARAMS.join('|')})=)[^&#\\s"']*`, 'gi');
-const KEY_IN_JSON = new RegExp(`("(?:${KEY_PARAMS.join('|')})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
-// 08/62-prefixed runs of 9 to 15 digits, not inside a longer run of digits.
-const PHONE = /(?<!\d)(?:08|62)\d{7,13}(?!\d)/g;
+/** Registers a phone number, in its 08- and 62-form, so that it is masked wherever it appears. */
+export function registerPhone(number: string | number | undefined): void {
+  const s = String(number ?? '').trim();
+  if (!/^\d{7,16}$/.test(s)) return;
+  const national = s.startsWith('62') ? s.slice(2) : s.startsWith('0') ? s.slice(1) : s;
+  for (const form of [s, `0${national}`, `62${national}`]) {
+    if (phones.has(form)) continue;
+    phones.add(form);
+    phonePattern = undefined;
+  }
+}
 
 /** Masks the middle of a phone number: 6281234567890 -> 6281******890. */
 export function maskPhone(number: string): string {
@@ -29,29 +112,54 @@ export function maskPhone(number: string): string {
   return `${number.slice(0, 4)}${'*'.repeat(number.length - 7)}${number.slice(-3)}`;
 }
 
-/** Hides registered keys, any `api_key`/`key` value in a query string or JSON text, and phone numbers. */
+/**
+ * Hides registered keys, any value of a secret name in a query string or JSON text (string or number), and
+ * phone numbers: under a phone name, and every number learned or registered, wherever it stands.
+ */
 export function redact(text: string): string {
+  const p = current();
   let out = text;
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
-  out = out.replace(KEY_IN_QUERY, `$1${MASK}`);
-  out = out.replace(KEY_IN_JSON, `$1"${MASK}"`);
-  return out.replace(PHONE, (m) => maskPhone(m));
-}
-
-/** A deep copy of a value with key parameters replaced and every string redacted. */
-export function redactValue<T>(value: T): T {
-  return walk(value) as T;
-}
-
-function walk(value: unknown): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map(walk);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = KEY_PARAMS.includes(k.toLowerCase()) && v !== undefined && v !== '' ? MASK : walk(v);
-    }
-    return out;
+  out = out.replace(p.keyInQuery, `$1${MASK}`);
+  out = out.replace(p.keyInJson, `$1"${MASK}"`);
+  out = out.replace(p.phoneInQuery, (_m, name: string, value: string) => `${name}${maskPhone(value)}`);
+  out = out.replace(p.phoneInJson, (_m, name: string, value: string) => `${name}"${maskPhone(value)}"`);
+  if (phones.size) {
+    phonePattern ??= new RegExp(
+      `(?<!\\d)(?:${[...phones]
+        .sort((a, b) => b.length - a.length)
+        .map(escape)
+        .join('|')})(?!\\d)`,
+      'g',
+    );
+    out = out.replace(phonePattern, (m) => maskPhone(m));
   }
-  return value;
+  return out;
+}
+
+/** Learns the phone numbers a value holds under phone names (an answer, a request), for redact(). */
+export function learnPhones(value: unknown): void {
+  const { phone } = redactionNames();
+  const walk = (v: unknown, key?: string): void => {
+    if (key !== undefined && phone.has(key) && (typeof v === 'string' || typeof v === 'number')) registerPhone(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(value);
+}
+
+/** A deep copy of a value: secret names hidden, phone names masked (and learned), every string redacted. */
+export function redactValue<T>(value: T): T {
+  learnPhones(value);
+  const { secret, phone } = redactionNames();
+  const walk = (v: unknown, key?: string): unknown => {
+    if (key !== undefined && secret.has(key) && v !== undefined && v !== '') return MASK;
+    if (key !== undefined && phone.has(key) && (typeof v === 'string' || typeof v === 'number'))
+      return maskPhone(String(v));
+    if (typeof v === 'string') return redact(v);
+    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  return walk(value) as T;
 }

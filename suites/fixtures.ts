@@ -12,7 +12,7 @@ import type { Area } from '../src/gate/scenario.ts';
 import { skippedResult } from '../src/gate/scenario-result.ts';
 import { trxFactory } from '../src/gate/trx-ids.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
-import { registerSecret } from '../src/redact.ts';
+import { registerPhone, registerSecret } from '../src/redact.ts';
 import { TokenBucket } from '../src/shared/token-bucket.ts';
 import { WORKERS } from './workers.ts';
 
@@ -23,6 +23,7 @@ const run = readRunFile();
 const cfg: EffectiveConfig = run?.config ?? { ...configFromEnv(), baseUrl: '', maxInvites: 0, seed: 0 };
 const apiKey = process.env.H2H_API_KEY ?? '';
 registerSecret(apiKey);
+for (const m of cfg.msisdns) registerPhone(m);
 for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
 const plan = planRun(buildCatalogue(api), cfg);
 // The gate's pace is shared by the workers: each takes its part.

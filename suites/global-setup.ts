@@ -9,7 +9,7 @@ import { planRun } from '../src/gate/plan.ts';
 import { preflight } from '../src/gate/preflight.ts';
 import { newRunId, newSeed } from '../src/gate/trx-ids.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
-import { maskPhone, redact, registerSecret } from '../src/redact.ts';
+import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.ts';
 import { TokenBucket } from '../src/shared/token-bucket.ts';
 import { startEmbedded } from '../src/simulator/embedded.ts';
 
@@ -48,6 +48,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     );
   }
   registerSecret(apiKey);
+  for (const m of cfg.msisdns) registerPhone(m);
   for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
   // A run's failures are its own: `h2h replay` reads the last run's.
   rmSync(join(cfg.reportsDir, 'failures'), { recursive: true, force: true });

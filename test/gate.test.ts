@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { nearMissKeys } from '../src/gate/generated/cases.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
@@ -139,7 +140,16 @@ describe('secrets and money', () => {
       await gate(['--api-key', key, '--simulator-fault', 'auth-any-key']),
     ];
     assert.equal(runsWithFailures[1]?.code, 1);
-    const needles = [key, encodeURIComponent(key), key.toLowerCase(), Buffer.from(key).toString('base64').slice(0, 16)];
+    // The key, and the near misses the generated cases derive from it (they are secrets too).
+    const needles = [
+      key,
+      encodeURIComponent(key),
+      key.toLowerCase(),
+      Buffer.from(key).toString('base64').slice(0, 16),
+      ...nearMissKeys(key)
+        .map((k) => k.value)
+        .filter((v) => v.length >= 8),
+    ];
     // The fixture's test numbers, in both forms: masked wherever they appear.
     const phones = ['081299900001', '6281299900001', '6281299900002', '081299900003', '6281299900003'];
     for (const r of runsWithFailures) {

@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { maskPhone, redact, redactValue, registerSecret } from '../src/redact.ts';
+import { apiModelFromText, DEFAULT_DOCUMENT_PATH, loadApiModel } from '../src/openapi/load.ts';
+import {
+  learnPhones,
+  maskPhone,
+  redact,
+  redactionNames,
+  redactValue,
+  registerPhone,
+  registerSecret,
+  useDocument,
+} from '../src/redact.ts';
 
 describe('redaction', () => {
   it('hides a registered key in raw, URL-encoded and JSON-escaped form', () => {
@@ -11,22 +22,65 @@ describe('redaction', () => {
     assert.ok(!out.includes('S3cr3t'), out);
   });
 
-  it('hides api_key and key in query strings and JSON, registered or not', () => {
+  it('hides the key by every name the document gives it, in query strings and JSON, string or number', () => {
+    assert.deepEqual([...redactionNames().secret].sort(), ['api_key', 'key']);
     assert.equal(redact('http://h/api/saldo-user?key=abc&limit=1'), 'http://h/api/saldo-user?key=***&limit=1');
     assert.equal(redact('GET /x?limit=1&api_key=zzz'), 'GET /x?limit=1&api_key=***');
+    assert.equal(redact('api_key=zzz&limit=1'), 'api_key=***&limit=1');
     assert.equal(redact('{"api_key":"zzz","q":"a"}'), '{"api_key":"***","q":"a"}');
-    assert.deepEqual(redactValue({ key: 'zzz', nested: { api_key: 'yyy' }, list: ['?key=1'] }), {
+    assert.equal(redact('{"api_key": 123456789, "q":"a"}'), '{"api_key": "***", "q":"a"}');
+    assert.deepEqual(redactValue({ key: 'zzz', nested: { api_key: 98765 }, list: ['?key=1'] }), {
       key: '***',
       nested: { api_key: '***' },
       list: ['?key=***'],
     });
   });
 
-  it('masks phone numbers in the middle, in both forms, and leaves other numbers alone', () => {
+  it('masks numbers by field, learns them there, and leaves a balance or an ID that begins with 62 alone', () => {
     assert.equal(maskPhone('6281234567890'), '6281******890');
+    const answer = {
+      ok: true,
+      status: 'SUCCESS',
+      saldo: 6281234500,
+      message: 'Member 6287700011122 added to manager 6281100000777, slot 3',
+      detail: { manager: '6281100000777', member: '6287700011122', slot: '3' },
+      data: [{ trx_id: '6282222222222', manager_number: '081100000777', member_number: '6287700011122' }],
+    };
+    const shown = redactValue(answer);
+    assert.equal(shown.saldo, 6281234500, 'a balance is not a phone number');
+    assert.equal(shown.data[0]?.trx_id, '6282222222222', 'an ID is not a phone number');
+    assert.equal(shown.detail.member, '6287******122');
+    assert.equal(shown.data[0]?.manager_number, '0811*****777');
     assert.equal(
-      redact('member 081234567890 manager 6281100000001 saldo 150000 trx TRX-20261122-0001'),
-      'member 0812*****890 manager 6281******001 saldo 150000 trx TRX-20261122-0001',
+      shown.message,
+      'Member 6287******122 added to manager 6281******777, slot 3',
+      'learned from its fields',
     );
+    assert.equal(redact('seed 625171115, saldo 6281234500'), 'seed 625171115, saldo 6281234500');
+    assert.equal(
+      redact('{"msisdn":"0899000111222","nomor":"0899000111333"}'),
+      '{"msisdn":"0899******222","nomor":"0899******333"}',
+    );
+    registerPhone('081299955501');
+    assert.equal(redact('to 6281299955501 and 081299955501.'), 'to 6281******501 and 0812*****501.');
+    learnPhones({ member_number: '6285500011199' });
+    assert.equal(redact('x 085500011199 y'), 'x 0855*****199 y');
+  });
+
+  it('a new alias of api_key in a copy of openapi.yaml is hidden without a change of code', () => {
+    const text = readFileSync(DEFAULT_DOCUMENT_PATH, 'utf8').replace(
+      /( {2}ApiKey:\n(?:.*\n)*? {6}x-aliases: )\[key\]/,
+      '$1[key, token]',
+    );
+    assert.notEqual(text, readFileSync(DEFAULT_DOCUMENT_PATH, 'utf8'), 'the copy adds an alias');
+    try {
+      useDocument(apiModelFromText(text, 'copy of openapi.yaml'));
+      assert.ok(redactionNames().secret.has('token'));
+      assert.equal(redact('GET /api/saldo-user?token=s3cret-value'), 'GET /api/saldo-user?token=***');
+      assert.deepEqual(redactValue({ token: 's3cret-value' }), { token: '***' });
+    } finally {
+      useDocument(loadApiModel());
+    }
+    assert.equal(redact('?token=visible'), '?token=visible');
   });
 });

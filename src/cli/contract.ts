@@ -12,7 +12,7 @@ import { preflight } from '../gate/preflight.js';
 import type { ContractSummary } from '../gate/summary.js';
 import { newSeed } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
-import { redact, registerSecret } from '../redact.js';
+import { redact, registerPhone, registerSecret } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
 import { TokenBucket } from '../shared/token-bucket.js';
 import { checkEmbeddedOptions } from '../simulator/embedded.js';
@@ -126,6 +126,7 @@ unreachable target.`,
       simulatorLegal: flag('simulator-legal'),
     });
     registerSecret(cfg.apiKey);
+    for (const m of cfg.msisdns) registerPhone(m);
     cfg.seed ??= newSeed();
     if (!cfg.baseUrl) checkEmbeddedOptions(cfg.simulator);
     const plan = planRun(buildCatalogue(loadApiModel()), { ...cfg, maxInvites: cfg.maxInvites ?? 0 });

@@ -11,7 +11,7 @@ import { findingLines } from '../gate/scenario-result.js';
 import { type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
 import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
-import { redact, registerSecret } from '../redact.js';
+import { redact, registerPhone, registerSecret } from '../redact.js';
 import { TokenBucket } from '../shared/token-bucket.js';
 import { startEmbedded } from '../simulator/embedded.js';
 import { type Command, EXIT, strFlag } from './command.js';
@@ -76,6 +76,7 @@ Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usag
         msisdns: cfg.msisdns.length ? cfg.msisdns : (embedded?.msisdns ?? []),
       };
       registerSecret(target.apiKey);
+      for (const m of target.msisdns) registerPhone(m);
       for (const k of nearMissKeys(target.apiKey)) registerSecret(k.value);
       const api = loadApiModel();
       const raw = httpSend(target.baseUrl, cfg.timeoutMs);

@@ -4,7 +4,7 @@ import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Exchange, Finding, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
-import { redact, redactValue } from '../redact.js';
+import { learnPhones, redact, redactValue } from '../redact.js';
 import type { Deviation } from './config.js';
 import type { GeneratedCase } from './generated/cases.js';
 import { saveFailure, saveScenarioFailure } from './generated/failures.js';
@@ -186,6 +186,10 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
       httpStatus: ex.httpStatus,
     }))
       drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
+  }
+  for (const ex of exchanges) {
+    learnPhones(ex.params);
+    learnPhones(ex.body);
   }
   findings = [...new Map(findings.map((f) => [findingKey(f), f])).values()];
   for (const f of findings) {

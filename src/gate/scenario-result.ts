@@ -1,5 +1,5 @@
 import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
-import { redact, redactValue } from '../redact.js';
+import { learnPhones, redact, redactValue } from '../redact.js';
 import type { PlannedScenario } from './plan.js';
 
 /** A redacted request and response, as attached to a failing scenario. */
@@ -49,6 +49,8 @@ export interface ScenarioResult {
 }
 
 export function showExchange(ex: Exchange): ShownExchange {
+  learnPhones(ex.params);
+  learnPhones(ex.body);
   return {
     method: ex.method,
     url: redact(ex.url),

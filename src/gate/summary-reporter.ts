@@ -64,6 +64,7 @@ export default class ContractSummaryReporter implements Reporter {
       cap: cfg?.maxInvites ?? 0,
       settleMs: cfg?.settleMs ?? 0,
       runStatus: result.status,
+      ...(cfg ? { seed: cfg.seed } : {}),
     });
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'contract-summary.json'), `${redact(JSON.stringify(summary, null, 2))}\n`);

@@ -32,6 +32,10 @@ export interface ContractSummary {
   target: string;
   allowWrites: boolean;
   strict: boolean;
+  /** The seed of the generated cases (`--seed` repeats them). */
+  seed?: number;
+  /** Failing generated cases saved for `h2h replay`. */
+  failureFiles: number;
   totals: { scenarios: number; passed: number; failed: number; skipped: number; flaky: number };
   clauses: ClauseSummary[];
   drift: Drift[];
@@ -49,7 +53,15 @@ const MAX_LISTED = 20;
 /** The summary of a run's scenario records. */
 export function summarize(
   records: readonly ScenarioResult[],
-  run: { target: string; allowWrites: boolean; strict: boolean; cap: number; settleMs: number; runStatus: string },
+  run: {
+    target: string;
+    allowWrites: boolean;
+    strict: boolean;
+    cap: number;
+    settleMs: number;
+    runStatus: string;
+    seed?: number;
+  },
 ): ContractSummary {
   const clauses = new Map<ClauseId, ClauseSummary>(
     CLAUSE_IDS.map((id) => [
@@ -141,6 +153,8 @@ export function summarize(
     target: run.target,
     allowWrites: run.allowWrites,
     strict: run.strict,
+    ...(run.seed !== undefined ? { seed: run.seed } : {}),
+    failureFiles: records.reduce((a, r) => a + (r.failures?.length ?? 0), 0),
     totals,
     clauses: [...clauses.values()],
     drift: driftList,
@@ -163,7 +177,11 @@ export function summaryMarkdown(s: ContractSummary): string {
     `# H2H contract: ${s.result === 'passed' ? 'holds' : '**violated**'}`,
     '',
     `Target ${s.target}; writes ${s.allowWrites ? 'allowed' : 'not allowed'}; ${s.strict ? 'strict (drift fails)' : 'drift reported only'}. ` +
-      `Scenarios: ${s.totals.passed} passed, ${s.totals.failed} failed, ${s.totals.skipped} skipped, ${s.totals.flaky} flaky.`,
+      `Scenarios: ${s.totals.passed} passed, ${s.totals.failed} failed, ${s.totals.skipped} skipped, ${s.totals.flaky} flaky.` +
+      (s.seed !== undefined ? ` Seed ${s.seed} (\`--seed ${s.seed}\` generates the same cases).` : '') +
+      (s.failureFiles
+        ? ` ${s.failureFiles} failing generated case(s) saved in reports/failures/ (\`h2h replay\`).`
+        : ''),
     '',
     '| Clause | Result | Scenarios (pass/fail/skip) | Where it broke |',
     '|---|---|---|---|',

@@ -4,7 +4,14 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { cjsDefault } from '../shared/cjs.js';
 
 /** Vendor extensions this toolkit reads; ajv is told about them so strict mode stays on. */
-export const EXTENSION_KEYWORDS = ['x-aliases', 'x-assumption', 'x-known-values', 'x-clauses', 'x-secret'] as const;
+export const EXTENSION_KEYWORDS = [
+  'x-aliases',
+  'x-assumption',
+  'x-known-values',
+  'x-clauses',
+  'x-secret',
+  'x-phone',
+] as const;
 
 /** The `$id` under which the document's components are registered with ajv. */
 export const DOC_ID = 'h2h:openapi';
