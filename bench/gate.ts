@@ -13,7 +13,7 @@ import { startSimulator } from '../src/simulator/server.ts';
 import { machineLine, median } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const bin = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const reports = mkdtempSync(join(tmpdir(), 'h2h-bench-'));
 
 async function reference(): Promise<number> {

@@ -15,7 +15,7 @@ const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const CPU_CHECKS = 1000;
 const CONCURRENCY = 10;
-const bin = fileURLToPath(new URL('../bin/h2h.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const CLK_TCK = 100; // Linux USER_HZ
 
 function procCpuMs(pid: number): number {

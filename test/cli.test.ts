@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COMMANDS } from '../src/cli/h2h.ts';
+import { COMMANDS } from '../src/cli/commands.ts';
 import { runCli } from './helpers.ts';
 
 describe('the h2h command line', () => {
   it('every command answers --help with its usage and each of its flags', async () => {
     assert.equal(COMMANDS.length, 8);
-    for (const cmd of COMMANDS) {
+    for (const entry of COMMANDS) {
+      const cmd = await entry.load();
       const r = await runCli([cmd.name, '--help']);
       assert.equal(r.code, 0, cmd.name);
       assert.match(r.stdout, new RegExp(`^usage: h2h ${cmd.name}`), cmd.name);
@@ -20,5 +21,22 @@ describe('the h2h command line', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /unknown command 'nocommand'/);
     for (const cmd of COMMANDS) assert.match(r.stderr, new RegExp(`\\b${cmd.name}\\b`));
+  });
+
+  it('an internal error exits 3 with one redacted line, the stack only with --debug', async () => {
+    const env = { H2H_INJECT: 'internal-error', H2H_API_KEY: 'LEAK-canary-internal-9f2' };
+    const r = await runCli(['validate', 'saldo-user', '/dev/null'], { env });
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /^h2h validate: internal error: injected internal error \(key \*\*\*\) \(--debug prints the stack\)$/m,
+    );
+    assert.ok(!r.stderr.includes('LEAK-canary'));
+    const debug = await runCli(['validate', 'saldo-user', '/dev/null', '--debug'], { env });
+    assert.equal(debug.code, 3);
+    assert.match(debug.stderr, /\n\s+at /, 'the stack');
+    assert.ok(!debug.stderr.includes('LEAK-canary'));
   });
 });

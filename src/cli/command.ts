@@ -2,8 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { redact } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
 
-/** Exit codes of every command. */
-export const EXIT = { OK: 0, VIOLATED: 1, USAGE: 2 } as const;
+export { EXIT } from './commands.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -22,7 +21,6 @@ export const stdio: Io = {
 /** One CLI command: its flags, its help text, and a run that returns the exit code. */
 export interface Command {
   name: string;
-  summary: string;
   /** Help text after the usage line: flags and what they mean, with defaults. */
   help: string;
   usage: string;

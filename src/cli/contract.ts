@@ -36,7 +36,6 @@ function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => vo
 
 export const contract: Command = {
   name: 'contract',
-  summary: 'run the contract suite against a target (default: the embedded simulator)',
   usage:
     'h2h contract [--seed S] [--examples N] [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--rate-limit N/s] [--max-wait 30s] [--settle 5s] [--reports-dir DIR] [--grep RE]',
   help: `Runs every clause on GET and POST and every alias (Playwright, suites/), and writes reports/: html/, junit.xml,

@@ -12,7 +12,6 @@ function readDoc(path: string): OpenAPIV3_1.Document {
 
 export const diff: Command = {
   name: 'diff',
-  summary: 'list what a change of openapi.yaml breaks for existing clients',
   usage: 'h2h diff OLD.yaml NEW.yaml [--json]',
   help: `Breaking: a removed endpoint, method, parameter or alias; a parameter added as required or made required;
 a parameter's type changed, its enum narrowed, its pattern changed or its maxLength lowered; a response field

@@ -7,7 +7,6 @@ import { type Command, EXIT, strFlag } from './command.js';
 
 export const docs: Command = {
   name: 'docs',
-  summary: 'write the API reference (index.html, API.md) from openapi.yaml',
   usage: 'h2h docs [--out DIR]',
   help: `Writes DIR/index.html (Redoc via @redocly/cli build-docs, its bundle inlined: it opens with no network)
 and DIR/API.md (Markdown from the toolkit's own code), with every endpoint, both methods, every alias, the

@@ -10,7 +10,6 @@ import { type Command, EXIT } from './command.js';
 
 export const lint: Command = {
   name: 'lint',
-  summary: "lint openapi.yaml: Redocly's rules and the toolkit's own",
   usage: 'h2h lint [FILE]',
   help: `Runs \`redocly lint\` with the committed redocly.yaml (where every rule switched off says why), then the
 toolkit's rules: every path has GET and POST with the same parameters and aliases; every alias is unique in its

@@ -7,7 +7,6 @@ import { type Command, intFlag, strFlag } from './command.js';
 
 export const mock: Command = {
   name: 'mock',
-  summary: 'run the reference simulator of the API',
   usage:
     'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--legal knob=value,... | --legal-profile FILE]',
   help: `Serves the four endpoints on GET and POST. When ready it prints H2H_BASE_URL=<url> and H2H_API_KEY=<key>

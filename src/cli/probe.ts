@@ -8,7 +8,6 @@ import { type Command, EXIT, type Io, strFlag } from './command.js';
 
 export const probe: Command = {
   name: 'probe',
-  summary: 'probe the read-only endpoints on a schedule and export Prometheus metrics',
   usage:
     'h2h probe [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--name NAME] [--trx-id ID] [--schedule CRON] [--timeout 10s] [--listen HOST:PORT] [--log-format text|json] [--once [--json]]',
   help: `Probes saldo-user, history-transaksi (small limit) and cek-trx-id of every target on a node-cron schedule,

@@ -24,7 +24,6 @@ import { type Command, EXIT, strFlag } from './command.js';
  */
 export const replay: Command = {
   name: 'replay',
-  summary: 'send saved failing cases again and say which are fixed',
   usage:
     'h2h replay [FILE ...] [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--allow-writes --product CODE --kind K --msisdn N ... --max-invites N] [--reports-dir DIR] [--timeout 10s]',
   help: `FILE: saved failures (JSON) of a run of h2h contract; default every file in <reports-dir>/failures/, the

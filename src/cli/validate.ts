@@ -44,7 +44,6 @@ function readCapture(path: string): Capture {
 
 export const validate: Command = {
   name: 'validate',
-  summary: 'validate a captured response against openapi.yaml and the single-answer clauses',
   usage: 'h2h validate ENDPOINT FILE.json [--strict] [--known-status S]... [--json]',
   help: `ENDPOINT is one of ${ENDPOINTS.join(', ')}. FILE.json is the response body, or
 {"request": {"method": "GET", "params": {...}}, "response": {"status": 200, "body": {...}}} so that the

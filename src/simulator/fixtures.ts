@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from '@sinclair/typebox';
+import { maskPhone } from '../redact.js';
 import { checkConfig, oneOf, readYamlFile, UsageError } from '../shared/config-file.js';
 
 export const DEFAULT_FIXTURES = fileURLToPath(new URL('./fixtures.yaml', import.meta.url));
@@ -79,12 +80,12 @@ export function loadFixture(path = DEFAULT_FIXTURES): Fixture {
   const products = new Set(fx.products.map((p) => p.code));
   const managers = new Map(fx.managers.map((m) => [m.number, m]));
   for (const m of fx.managers) {
-    if (!accounts.has(m.account)) problems.push(`managers: ${m.number} names unknown account '${m.account}'`);
+    if (!accounts.has(m.account)) problems.push(`managers: ${maskPhone(m.number)} names unknown account '${m.account}'`);
   }
   const trxIds = new Set<string>();
   for (const h of fx.history) {
     if (!accounts.has(h.account)) problems.push(`history: ${h.trx_id} names unknown account '${h.account}'`);
-    if (!managers.has(h.manager)) problems.push(`history: ${h.trx_id} names unknown manager '${h.manager}'`);
+    if (!managers.has(h.manager)) problems.push(`history: ${h.trx_id} names unknown manager '${maskPhone(h.manager)}'`);
     if (!products.has(h.product)) problems.push(`history: ${h.trx_id} names unknown product '${h.product}'`);
     if (trxIds.has(`${h.account}/${h.trx_id}`)) problems.push(`history: trx_id ${h.trx_id} appears twice`);
     trxIds.add(`${h.account}/${h.trx_id}`);

@@ -1,0 +1,69 @@
+import type { Command } from './command.js';
+
+/** One command, known by name and summary before its code is loaded. */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+/**
+ * Every command, by name: the whole CLI in one place. A command's code (and what it imports: Playwright, ajv,
+ * prom-client) is loaded only when that command runs, so `h2h --help` starts as fast as Node.
+ */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'contract',
+    summary: 'run the contract gate against a target (default: the embedded simulator)',
+    load: async () => (await import('./contract.js')).contract,
+  },
+  {
+    name: 'replay',
+    summary: 'send saved failing cases again and say which are fixed',
+    load: async () => (await import('./replay.js')).replay,
+  },
+  {
+    name: 'probe',
+    summary: 'probe the read-only endpoints on a schedule and export Prometheus metrics',
+    load: async () => (await import('./probe.js')).probe,
+  },
+  {
+    name: 'mock',
+    summary: 'run the reference simulator of the API',
+    load: async () => (await import('./mock.js')).mock,
+  },
+  {
+    name: 'validate',
+    summary: 'validate a captured response against openapi.yaml and the single-answer clauses',
+    load: async () => (await import('./validate.js')).validate,
+  },
+  {
+    name: 'docs',
+    summary: 'write the API reference (index.html, API.md) from openapi.yaml',
+    load: async () => (await import('./docs.js')).docs,
+  },
+  {
+    name: 'lint',
+    summary: "lint openapi.yaml: Redocly's rules and the toolkit's own",
+    load: async () => (await import('./lint.js')).lint,
+  },
+  {
+    name: 'diff',
+    summary: 'list what a change of openapi.yaml breaks for existing clients',
+    load: async () => (await import('./diff.js')).diff,
+  },
+];
+
+/** Exit codes of every command. */
+export const EXIT = { OK: 0, VIOLATED: 1, USAGE: 2, INTERNAL: 3 } as const;
+
+export function topHelp(): string {
+  return `h2h: contract testing and monitoring of the H2H member-invitation API
+
+usage: h2h COMMAND [flags] [--debug]   (h2h COMMAND --help for its flags)
+
+${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
+
+Exit codes: 0 the contract holds, 1 a clause is violated, 2 usage or configuration error, 3 internal error
+(one line; --debug prints the stack).`;
+}
