@@ -51,13 +51,13 @@ export function namesFromDocument(api: ApiModel): RedactionNames {
 let names: RedactionNames | undefined;
 let patterns: { keyInQuery: RegExp; keyInJson: RegExp; phoneInQuery: RegExp; phoneInJson: RegExp } | undefined;
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function current(): NonNullable<typeof patterns> {
   names ??= namesFromDocument(loadApiModel());
   if (!patterns) {
-    const secret = [...names.secret].map(escape).join('|') || '(?!)';
-    const phone = [...names.phone].map(escape).join('|') || '(?!)';
+    const secret = [...names.secret].map(escapeRegExp).join('|') || '(?!)';
+    const phone = [...names.phone].map(escapeRegExp).join('|') || '(?!)';
     const jsonValue = '"(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*';
     patterns = {
       keyInQuery: new RegExp(`((?:^|[?&\\s])(?:${secret})=)[^&#\\s"']*`, 'gi'),
@@ -128,7 +128,7 @@ export function redact(text: string): string {
     phonePattern ??= new RegExp(
       `(?<!\\d)(?:${[...phones]
         .sort((a, b) => b.length - a.length)
-        .map(escape)
+        .map(escapeRegExp)
         .join('|')})(?!\\d)`,
       'g',
     );

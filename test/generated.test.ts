@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { coverageCases, nearMissCases } from '../src/gate/generated/cases.ts';
+import { coverageCases, nearMissCases, nearMissKeys } from '../src/gate/generated/cases.ts';
 import type { SavedFailure } from '../src/gate/generated/failures.ts';
 import { historyArbitrary, randomArbitrary } from '../src/gate/generated/properties.ts';
 import { boundaryValues } from '../src/gate/generated/values.ts';
 import { runInProcess } from '../src/gate/in-process-runner.ts';
 import type { ScenarioContext } from '../src/gate/scenario.ts';
+import { forms } from '../src/gate/scenario.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
@@ -191,6 +194,20 @@ describe('each class of generated cases catches a fault the hand-written scenari
         assert.equal(typeof saved.seed, 'number');
         assert.ok(!JSON.stringify(saved).includes(sim.apiKey), 'the key is a placeholder');
 
+        if (saved.case) {
+          // The curl line sends the same case again: the fault shows again.
+          const env: NodeJS.ProcessEnv = { ...process.env, H2H_API_KEY: sim.apiKey };
+          t.msisdns.forEach((m, i) => {
+            env[`H2H_MSISDN_${i}_08`] = forms(m).f08;
+            env[`H2H_MSISDN_${i}_62`] = forms(m).f62;
+          });
+          nearMissKeys(sim.apiKey).forEach((k, i) => {
+            env[`H2H_NEAR_MISS_${i}`] = k.value;
+          });
+          // Not spawnSync: the simulator answers from this process's event loop.
+          const curl = await promisify(execFile)('bash', ['-c', saved.curl], { env, encoding: 'utf8' });
+          assert.match(curl.stdout, /"ok":true/, `${saved.curl}\n${curl.stdout}`);
+        }
         const args = [
           'replay',
           mine[0] ?? '',

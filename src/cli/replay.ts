@@ -125,7 +125,7 @@ Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usag
         }
         const c: GeneratedCase = { ...failure.case, params: fillPlaceholders(failure.case.params, target) };
         const live = c.endpoint === 'invite-member' && c.intent?.expect === 'refusal' && c.intent.clause !== 'INV-5';
-        if (live) c.params = { ...c.params, trx_id: newTrxId() };
+        if (live || c.params.trx_id === '{{fresh-trx}}') c.params = { ...c.params, trx_id: newTrxId() };
         if (c.endpoint === 'invite-member' && c.params.trx_id === '' && data.knownTrxId)
           c.params.trx_id = data.knownTrxId;
         if (live && !cfg.allowWrites && cfg.baseUrl) {

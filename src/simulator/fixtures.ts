@@ -80,7 +80,8 @@ export function loadFixture(path = DEFAULT_FIXTURES): Fixture {
   const products = new Set(fx.products.map((p) => p.code));
   const managers = new Map(fx.managers.map((m) => [m.number, m]));
   for (const m of fx.managers) {
-    if (!accounts.has(m.account)) problems.push(`managers: ${maskPhone(m.number)} names unknown account '${m.account}'`);
+    if (!accounts.has(m.account))
+      problems.push(`managers: ${maskPhone(m.number)} names unknown account '${m.account}'`);
   }
   const trxIds = new Set<string>();
   for (const h of fx.history) {

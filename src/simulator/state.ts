@@ -66,7 +66,7 @@ export class SimState {
   /** Invites between their checks and their charge: account + trx_id. */
   private readonly inFlight = new Set<string>();
   /** How long an invite's charge at the operator takes, in milliseconds. */
-  chargeMs = 2;
+  chargeMs = 10;
   private seq = 0;
 
   constructor(

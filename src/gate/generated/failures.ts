@@ -100,11 +100,14 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A curl line that sends the request again, placeholders as shell variables (so nothing secret is in it). */
 export function curlLine(baseUrl: string, c: GeneratedCase, saved: Params): string {
+  // A placeholder becomes a shell variable: `{{api_key}}` -> ${H2H_API_KEY}, `{{msisdn:0:08}}` -> ${H2H_MSISDN_0_08}.
+  const variable = (name: string): string => `\${${name}}`;
   const asShell = (v: string): string =>
     v
-      .replace(/\{\{api_key\}\}/g, '${H2H_API_KEY}')
-      .replace(/\{\{near-miss:(\d+)\}\}/g, '${H2H_NEAR_MISS_$1}')
-      .replace(/\{\{msisdn:(\d+):(08|62)\}\}/g, '${H2H_MSISDN_$1_$2}');
+      .replace(/\{\{api_key\}\}/g, variable('H2H_API_KEY'))
+      .replace(/\{\{near-miss:(\d+)\}\}/g, (_m, n: string) => variable(`H2H_NEAR_MISS_${n}`))
+      .replace(/\{\{msisdn:(\d+):(08|62)\}\}/g, (_m, n: string, f: string) => variable(`H2H_MSISDN_${n}_${f}`))
+      .replace(/\{\{fresh-trx\}\}/g, 'H2H-CURL-$(date +%s%N)');
   // Inside double quotes the shell fills the variables in; everything else is kept as is.
   const dq = (s: string): string => `"${asShell(s.replace(/(["\\`$])/g, '\\$1'))}"`;
   if (c.method === 'GET') {
@@ -127,6 +130,9 @@ export function saveFailure(
 ): string {
   mkdirSync(dir, { recursive: true });
   const saved = placeholders(c.params, run);
+  // An invite that a clause says must be refused was sent with a fresh trx_id; sent again, it needs another.
+  if (c.endpoint === 'invite-member' && c.intent?.expect === 'refusal' && c.intent.clause !== 'INV-5')
+    saved.trx_id = '{{fresh-trx}}';
   const savedCase: GeneratedCase = { ...c, params: saved };
   const id = createHash('sha256')
     .update(JSON.stringify([c.phase, c.endpoint, c.method, c.label]))
