@@ -124,7 +124,11 @@ Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usag
           continue;
         }
         const c: GeneratedCase = { ...failure.case, params: fillPlaceholders(failure.case.params, target) };
-        const live = c.endpoint === 'invite-member' && c.intent?.expect === 'refusal' && c.intent.clause !== 'INV-5';
+        const live =
+          c.endpoint === 'invite-member' &&
+          c.intent?.expect === 'refusal' &&
+          c.intent.clause !== 'used-trx' &&
+          c.intent.clause !== 'unknown-product';
         if (live || c.params.trx_id === '{{fresh-trx}}') c.params = { ...c.params, trx_id: newTrxId() };
         if (c.endpoint === 'invite-member' && c.params.trx_id === '' && data.knownTrxId)
           c.params.trx_id = data.knownTrxId;
@@ -134,7 +138,7 @@ Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usag
         }
         try {
           if (c.endpoint === 'invite-member')
-            ledger.admit(c.intent ?? { expect: 'refusal', clause: 'INV-5' }, String(c.params.trx_id));
+            ledger.admit(c.intent ?? { expect: 'refusal', clause: 'used-trx' }, String(c.params.trx_id));
         } catch (err) {
           if (!(err instanceof NotSent)) throw err;
           io.out(`NOT SENT     ${path}: ${c.label}: ${err.message}`);

@@ -1,21 +1,50 @@
+import { lookup } from 'node:dns';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import https from 'node:https';
+import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { reasonOfCode, type TransportReason } from './transport.js';
 
 export type { TransportReason } from './transport.js';
 
-/** Time spent in each phase of one request, in milliseconds, from a monotonic clock. */
+/**
+ * Time spent in each phase of one request, in milliseconds, from a monotonic clock. Each is taken first thing
+ * in the handler of the socket event that ends it; no parsing, validation or metric work comes between.
+ */
 export interface Phases {
-  /** From start until the TCP connection is up (includes DNS). */
+  /** Name resolution; 0 for an IP address. */
+  dns: number;
+  /** From the address known until the TCP connection is up. */
   connect: number;
-  /** TLS handshake; 0 on plain HTTP. */
+  /** The TLS handshake; 0 on plain HTTP. */
   tls: number;
-  /** From the request written until the first byte of the response. */
+  /** From the request written until the first byte of the answer. */
   firstByte: number;
   /** From the first byte until the body was read (or cut). */
   body: number;
+}
+
+/** How to trust an HTTPS target. */
+export interface TlsOptions {
+  /** A PEM file of the CAs to trust (instead of the system's). */
+  caFile?: string;
+  /** The name the certificate must carry, when it is not the URL's host. */
+  serverName?: string;
+  /** Send even when the certificate does not verify (its expiry is still read). @defaultValue false */
+  insecureSkipVerify?: boolean;
+}
+
+/** What the TLS handshake showed, also when the certificate did not verify. */
+export interface TlsInfo {
+  /** `TLSv1.3`, ... */
+  version: string;
+  /** The earliest notAfter of the presented chain, Unix seconds. */
+  certExpiry?: number;
+  authorized: boolean;
+  /** Why it did not verify: `CERT_HAS_EXPIRED`, `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, ... */
+  authorizationError?: string;
 }
 
 export interface CallResult {
@@ -28,6 +57,8 @@ export interface CallResult {
   totalMs: number;
   /** True when the body was longer than the cap and was cut. */
   truncated: boolean;
+  /** For HTTPS: what the handshake showed. */
+  tls?: TlsInfo;
 }
 
 export interface CallOptions {
@@ -35,10 +66,11 @@ export interface CallOptions {
   endpoint: Endpoint;
   method: Method;
   params: Params;
-  /** Overall deadline for the call. @defaultValue 10000 */
+  /** Overall deadline for the call, name resolution to the last byte. @defaultValue 10000 */
   timeoutMs?: number;
   /** Bytes of body read before the body is cut. @defaultValue 1048576 */
   bodyCap?: number;
+  tls?: TlsOptions;
 }
 
 /** The URL of an endpoint under a base URL that may carry a path prefix. GET adds the params as a query. */
@@ -53,138 +85,226 @@ export function endpointUrl(baseUrl: string, endpoint: Endpoint, method: Method,
   return url.toString();
 }
 
+const caCache = new Map<string, Buffer>();
+function caOf(file: string): Buffer {
+  let ca = caCache.get(file);
+  if (!ca) {
+    ca = readFileSync(file);
+    caCache.set(file, ca);
+  }
+  return ca;
+}
+
+/** The earliest notAfter of a presented chain, in Unix seconds. */
+function earliestExpiry(socket: tls.TLSSocket): number | undefined {
+  let cert: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  let earliest: number | undefined;
+  const seen = new Set<string>();
+  while (cert && Object.keys(cert).length > 0 && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    const t = Date.parse(cert.valid_to) / 1000;
+    if (Number.isFinite(t)) earliest = earliest === undefined ? t : Math.min(earliest, t);
+    cert = cert.issuerCertificate;
+  }
+  return earliest;
+}
+
 /**
- * One request on a fresh connection: no keep-alive, no redirects followed, one overall deadline, the body
- * read up to a cap. Never throws for what the target does; transport failures come back as `error`.
+ * One request on a fresh connection: the client resolves the name, connects and (for HTTPS) shakes hands
+ * itself, so that each phase is timed by its own socket event and a certificate that does not verify is read
+ * (its expiry, its error) and nothing is sent over it. No keep-alive, no redirects followed, one overall
+ * deadline, the body read up to a cap. Never throws for what the target does: transport failures come back as
+ * `error`, with a reason of the one vocabulary (transport.ts).
  */
 export function callApi(opts: CallOptions): Promise<CallResult> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const bodyCap = opts.bodyCap ?? 1024 * 1024;
-  const url = endpointUrl(opts.baseUrl, opts.endpoint, opts.method, opts.params);
+  const url = new URL(endpointUrl(opts.baseUrl, opts.endpoint, opts.method, opts.params));
+  const secure = url.protocol === 'https:';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port) || (secure ? 443 : 80);
   const payload = opts.method === 'POST' ? Buffer.from(JSON.stringify(opts.params)) : undefined;
-  const lib = url.startsWith('https:') ? https : http;
   const t0 = performance.now();
-  const marks = { connected: 0, secured: 0, sent: 0, firstByte: 0, end: 0 };
+  const marks = { resolved: 0, connected: 0, secured: 0, sent: 0, firstByte: 0, end: 0 };
 
   return new Promise<CallResult>((resolve) => {
     let settled = false;
     let truncated = false;
+    let tlsInfo: TlsInfo | undefined;
+    let socket: net.Socket | undefined;
     const phases = (): Phases => {
       const now = performance.now();
-      const connected = marks.connected || now;
-      const secured = marks.secured || connected;
+      const resolved = marks.resolved || now;
+      const connected = marks.connected || (marks.resolved ? now : resolved);
+      const secured = secure ? marks.secured || (marks.connected ? now : connected) : connected;
       const sent = marks.sent || secured;
-      const first = marks.firstByte || now;
       return {
-        connect: connected - t0,
-        tls: url.startsWith('https:') ? secured - connected : 0,
-        firstByte: marks.firstByte ? first - sent : now - sent,
-        body: marks.firstByte ? (marks.end || now) - first : 0,
+        dns: resolved - t0,
+        connect: marks.resolved ? connected - resolved : 0,
+        tls: secure && marks.connected ? secured - connected : 0,
+        firstByte: marks.sent ? (marks.firstByte || now) - sent : 0,
+        body: marks.firstByte ? (marks.end || now) - marks.firstByte : 0,
       };
     };
     const finish = (result: Omit<CallResult, 'phases' | 'totalMs' | 'truncated'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      socket?.destroy();
       // The request's time ends with its last byte read (or its failure), before any parsing of ours.
-      resolve({ ...result, phases: phases(), totalMs: (marks.end || performance.now()) - t0, truncated });
+      resolve({
+        ...result,
+        ...(tlsInfo ? { tls: tlsInfo } : {}),
+        phases: phases(),
+        totalMs: (marks.end || performance.now()) - t0,
+        truncated,
+      });
+    };
+    const fail = (reason: TransportReason, message: string): void => finish({ error: { reason, message } });
+    const timer = setTimeout(() => fail('timeout', `no complete answer within ${timeoutMs} ms`), timeoutMs);
+    const reached = (): { connected: boolean; secured: boolean; tls: boolean } => ({
+      connected: marks.connected > 0,
+      secured: marks.secured > 0,
+      tls: secure,
+    });
+
+    const request = (conn: net.Socket): void => {
+      const req = http.request({
+        createConnection: () => conn,
+        method: opts.method,
+        host,
+        port,
+        path: `${url.pathname}${url.search}`,
+        headers: {
+          host: url.host,
+          accept: 'application/json',
+          connection: 'close',
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      });
+      req.on('finish', () => {
+        marks.sent = performance.now();
+      });
+      conn.once('data', () => {
+        marks.firstByte = performance.now();
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (!settled) fail(marks.sent ? 'reset' : 'connect', `${err.code ?? err.name}: ${err.message}`);
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const complete = (): void => {
+          const bodyText = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          if (!truncated) {
+            try {
+              body = JSON.parse(bodyText);
+            } catch {
+              body = undefined;
+            }
+          }
+          const exchange: Exchange = {
+            endpoint: opts.endpoint,
+            method: opts.method,
+            params: opts.params,
+            url: url.toString(),
+            httpStatus: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            headers: Object.fromEntries(
+              Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
+            ),
+            bodyText,
+            body,
+            durationMs: (marks.end || performance.now()) - t0,
+          };
+          finish(
+            truncated
+              ? { exchange, error: { reason: 'body_too_large', message: `body longer than ${bodyCap} bytes` } }
+              : { exchange },
+          );
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (truncated) return;
+          const room = bodyCap - size;
+          if (chunk.length > room) {
+            marks.end = performance.now();
+            chunks.push(chunk.subarray(0, room));
+            size = bodyCap;
+            truncated = true;
+            complete();
+            return;
+          }
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.on('end', () => {
+          marks.end = performance.now();
+          complete();
+        });
+        res.on('error', (err) => {
+          if (!truncated) fail('reset', `body: ${err.message}`);
+        });
+        res.on('aborted', () => {
+          if (!truncated) fail('reset', 'connection closed before the body ended');
+        });
+      });
+      if (payload) req.end(payload);
+      else req.end();
     };
 
-    const req = lib.request(url, {
-      method: opts.method,
-      agent: false,
-      headers: {
-        accept: 'application/json',
-        connection: 'close',
-        ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-      },
-    });
-    const timer = setTimeout(() => {
-      finish({ error: { reason: 'timeout', message: `no complete answer within ${timeoutMs} ms` } });
-      req.destroy();
-    }, timeoutMs);
-
-    req.on('socket', (socket) => {
-      socket.once('connect', () => {
+    const connect = (address: string, family: number): void => {
+      const raw = net.connect({ host: address, port, family });
+      socket = raw;
+      raw.once('connect', () => {
         marks.connected = performance.now();
+        if (!secure) return request(raw);
+        const name = opts.tls?.serverName ?? host;
+        const t = tls.connect({
+          socket: raw,
+          // The name the certificate must carry (SNI is sent for names, never for an IP address).
+          host: name,
+          ...(net.isIP(name) ? {} : { servername: name }),
+          ...(opts.tls?.caFile ? { ca: caOf(opts.tls.caFile) } : {}),
+          // Verified below, by hand: a certificate that fails is still read, and nothing is sent over it.
+          rejectUnauthorized: false,
+        });
+        socket = t;
+        t.once('secureConnect', () => {
+          marks.secured = performance.now();
+          tlsInfo = {
+            version: t.getProtocol() ?? 'unknown',
+            authorized: t.authorized,
+            ...(t.authorizationError ? { authorizationError: String(t.authorizationError) } : {}),
+          };
+          const expiry = earliestExpiry(t);
+          if (expiry !== undefined) tlsInfo.certExpiry = expiry;
+          if (!t.authorized && !opts.tls?.insecureSkipVerify)
+            return fail('tls', `the certificate does not verify: ${tlsInfo.authorizationError ?? 'unknown reason'}`);
+          request(t);
+        });
+        t.on('error', (err: NodeJS.ErrnoException) => {
+          if (!marks.secured) fail('tls', `handshake: ${err.code ?? err.name}: ${err.message}`);
+        });
       });
-      socket.once('secureConnect', () => {
-        marks.secured = performance.now();
+      raw.on('error', (err: NodeJS.ErrnoException) => {
+        if (!settled && !marks.sent)
+          fail(reasonOfCode(err.code ?? '', reached()), `${err.code ?? err.name}: ${err.message}`);
+        else if (!settled) fail('reset', `${err.code ?? err.name}: ${err.message}`);
       });
-    });
-    req.on('finish', () => {
-      marks.sent = performance.now();
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      const code = err.code ?? '';
-      const reason = reasonOfCode(code, {
-        connected: marks.connected > 0,
-        secured: marks.secured > 0,
-        tls: url.startsWith('https:'),
+    };
+
+    const family = net.isIP(host);
+    if (family) {
+      marks.resolved = t0;
+      connect(host, family);
+    } else {
+      lookup(host, (err, address, fam) => {
+        if (settled) return;
+        marks.resolved = performance.now();
+        if (err) return fail('dns', `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`);
+        connect(address, fam);
       });
-      finish({ error: { reason, message: `${code || err.name}: ${err.message}` } });
-    });
-    req.on('response', (res) => {
-      marks.firstByte = performance.now();
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (truncated) return;
-        const room = bodyCap - size;
-        if (chunk.length > room) {
-          chunks.push(chunk.subarray(0, room));
-          size = bodyCap;
-          truncated = true;
-          marks.end = performance.now();
-          res.destroy();
-          complete();
-          return;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      });
-      res.on('end', () => {
-        marks.end = performance.now();
-        complete();
-      });
-      res.on('error', (err) => {
-        if (!truncated) finish({ error: { reason: 'reset', message: `body: ${err.message}` } });
-      });
-      res.on('aborted', () => {
-        if (!truncated) finish({ error: { reason: 'reset', message: 'connection closed before the body ended' } });
-      });
-      function complete(): void {
-        const bodyText = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        if (!truncated) {
-          try {
-            body = JSON.parse(bodyText);
-          } catch {
-            body = undefined;
-          }
-        }
-        const exchange: Exchange = {
-          endpoint: opts.endpoint,
-          method: opts.method,
-          params: opts.params,
-          url,
-          httpStatus: res.statusCode ?? 0,
-          contentType: String(res.headers['content-type'] ?? ''),
-          headers: Object.fromEntries(
-            Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
-          ),
-          bodyText,
-          body,
-          durationMs: (marks.end || performance.now()) - t0,
-        };
-        finish(
-          truncated
-            ? { exchange, error: { reason: 'body_too_large', message: `body longer than ${bodyCap} bytes` } }
-            : { exchange },
-        );
-      }
-    });
-    if (payload) req.end(payload);
-    else req.end();
+    }
   });
 }

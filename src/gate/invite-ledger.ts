@@ -4,12 +4,13 @@ import type { ClauseId } from '../openapi/types.js';
 /**
  * Why an invite is sent. `success`: a conformant API carries it out, and charges it. `refusal`: a conformant
  * API must refuse it (a bad msisdn, a wrong key, a used trx_id, ...); it is charged only if the API is broken.
- * `clause` names the class of a refusal: the clause that fails if it is accepted, or `unknown-product` for an
- * invite guarded only by a product that cannot exist.
+ * `clause` names the class of a refusal: the clause that fails if it is accepted, or the guard that keeps a
+ * contract-keeping API from carrying it out: `used-trx` (a used trx_id), `unknown-product` (a product that
+ * cannot exist).
  */
 export interface InviteIntent {
   expect: 'success' | 'refusal';
-  clause: ClauseId | 'unknown-product';
+  clause: ClauseId | 'unknown-product' | 'used-trx';
 }
 
 /** What became of one invite: answered ok true, answered otherwise, or no answer (it may have been charged). */

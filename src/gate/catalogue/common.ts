@@ -21,7 +21,7 @@ export function namesOf(api: ApiModel, endpoint: Endpoint, canonical: string): s
  * `safe` form it reuses a transaction ID, so it must be refused as a repeat (INV-5).
  */
 export function ordinaryIntent(ctx: ScenarioContext, clause: ClauseId): InviteIntent {
-  return ctx.form === 'write' ? { expect: 'success', clause } : { expect: 'refusal', clause: 'INV-5' };
+  return ctx.form === 'write' ? { expect: 'success', clause } : { expect: 'refusal', clause: 'used-trx' };
 }
 
 /** Sends a scenario's request: an invite through the ledger with its intent, anything else as a read. */

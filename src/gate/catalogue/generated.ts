@@ -42,7 +42,7 @@ async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): P
           batch.map((c) => ({
             method: c.method,
             params: c.params,
-            intent: c.intent ?? { expect: 'refusal', clause: 'INV-5' },
+            intent: c.intent ?? { expect: 'refusal', clause: 'used-trx' },
           })),
         )
       : await Promise.all(batch.map((c) => sendCase(ctx, c)));

@@ -98,7 +98,7 @@ function inviteCase(
     ? { expect: 'refusal', clause: refuse }
     : param === 'trx_id'
       ? { expect: 'refusal', clause: 'unknown-product' }
-      : { expect: 'refusal', clause: 'INV-5' };
+      : { expect: 'refusal', clause: 'used-trx' };
   return { params, intent };
 }
 
@@ -182,7 +182,7 @@ export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: 
   };
   const intent: InviteIntent = ctx.target.allowWrites
     ? { expect: 'refusal', clause: 'AUTH-1' }
-    : { expect: 'refusal', clause: 'INV-5' };
+    : { expect: 'refusal', clause: 'used-trx' };
   const cases: GeneratedCase[] = nearMissKeys(key).map((k) => ({
     phase: 'near-miss',
     endpoint,

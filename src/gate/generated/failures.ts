@@ -131,7 +131,12 @@ export function saveFailure(
   mkdirSync(dir, { recursive: true });
   const saved = placeholders(c.params, run);
   // An invite that a clause says must be refused was sent with a fresh trx_id; sent again, it needs another.
-  if (c.endpoint === 'invite-member' && c.intent?.expect === 'refusal' && c.intent.clause !== 'INV-5')
+  if (
+    c.endpoint === 'invite-member' &&
+    c.intent?.expect === 'refusal' &&
+    c.intent.clause !== 'used-trx' &&
+    c.intent.clause !== 'unknown-product'
+  )
     saved.trx_id = '{{fresh-trx}}';
   const savedCase: GeneratedCase = { ...c, params: saved };
   const id = createHash('sha256')

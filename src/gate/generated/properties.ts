@@ -218,14 +218,14 @@ export function randomCase(ctx: ScenarioContext, endpoint: Endpoint, t: RandomIn
       trx_id: live ? ctx.newTrxId() : (ctx.data.knownTrxId ?? ''),
       product_code: live ? (ctx.target.product ?? '') : READ_ONLY_PRODUCT,
     },
-    intent: live && refuse ? { expect: 'refusal', clause: refuse } : { expect: 'refusal', clause: 'INV-5' },
+    intent: live && refuse ? { expect: 'refusal', clause: refuse } : { expect: 'refusal', clause: 'used-trx' },
   };
 }
 
 /** Sends a generated case: an invite through the ledger, anything else as a read. */
 export function sendCase(ctx: ScenarioContext, c: GeneratedCase, quiet = false): Promise<Exchange> {
   if (c.endpoint === 'invite-member')
-    return ctx.invite(c.method, c.params, c.intent ?? { expect: 'refusal', clause: 'INV-5' }, { quiet });
+    return ctx.invite(c.method, c.params, c.intent ?? { expect: 'refusal', clause: 'used-trx' }, { quiet });
   return ctx.send(c.endpoint, c.method, c.params, { quiet });
 }
 
