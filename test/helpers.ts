@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
+import { PROBE_DEFAULTS, type ProbeTarget } from '../src/probe/config.ts';
 
 export { freePort } from '../src/shared/free-port.ts';
 
@@ -202,4 +203,17 @@ export function startProbe(target: { url: string; apiKey: string }, extra: strin
     ...extra,
   ];
   return startCli(args, /^H2H_PROBE_URL=(\S+)$/m);
+}
+
+/** A target as the config would resolve it (no jitter unless given). */
+export function targetFor(sim: { url: string; apiKey: string }, over: Partial<ProbeTarget> = {}): ProbeTarget {
+  return {
+    name: 'sim',
+    baseUrl: sim.url,
+    apiKey: sim.apiKey,
+    schedule: PROBE_DEFAULTS.schedule,
+    timeoutMs: PROBE_DEFAULTS.timeoutMs,
+    jitterMs: 0,
+    ...over,
+  };
 }

@@ -11,23 +11,27 @@ import { runInNewContext } from 'node:vm';
 import { Gauge } from 'prom-client';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
-import { PROBE_DEFAULTS, type ProbeConfig } from '../src/probe/config.ts';
+import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget } from '../src/probe/config.ts';
 import { PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { freePort, ROOT, runCli, startCli, startProbe } from './helpers.ts';
+import { freePort, ROOT, runCli, startCli, startProbe, targetFor } from './helpers.ts';
 
 const api = loadApiModel();
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-probe-'));
 const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
 
-function cfgFor(sim: { url: string; apiKey: string }, over: Partial<ProbeConfig> = {}): ProbeConfig {
+function cfgFor(
+  sim: { url: string; apiKey: string },
+  over: Partial<ProbeConfig> = {},
+  target: Partial<ProbeTarget> = {},
+): ProbeConfig {
   return {
     ...PROBE_DEFAULTS,
-    targets: [{ name: 'sim', baseUrl: sim.url, apiKey: sim.apiKey }],
+    targets: [targetFor(sim, target)],
     listen: { host: '127.0.0.1', port: 0 },
     ...over,
   };
@@ -145,7 +149,7 @@ describe('memory stays bounded', () => {
     const gc = runInNewContext('gc') as () => void;
     const sim = await startSimulator();
     try {
-      const p = new Probe(api, cfgFor(sim, { timeoutMs: 60 }), quiet);
+      const p = new Probe(api, cfgFor(sim, {}, { timeoutMs: 60 }), quiet);
       const heap = (): number => {
         gc();
         gc();
@@ -384,29 +388,27 @@ describe('probe process and server', () => {
     }
   });
 
-  it('a cycle longer than the interval is not stacked: the overlap is counted and the schedule goes on', async () => {
+  it('a check longer than the interval is not stacked: the overlap is counted and the schedule goes on', async () => {
     const sim = await startSimulator({ fault: { name: 'hang' } });
-    // saldo-user and history-transaksi (900 ms each, in parallel), then cek-trx-id (900 ms): 1.8 s per cycle, every 1 s.
+    // The config refuses a deadline that does not fit the interval; built by hand here, a check takes 1.5 s every 1 s.
     const p = new Probe(
       api,
-      cfgFor(sim, {
-        schedule: '* * * * * *',
-        timeoutMs: 900,
-        targets: [{ name: 'sim', baseUrl: sim.url, apiKey: sim.apiKey, trxId: 'TRX-20261102-0021' }],
-      }),
+      cfgFor(sim, {}, { schedule: '* * * * * *', timeoutMs: 1500, trxId: 'TRX-20261102-0021' }),
       quiet,
     );
     const overlaps = async (): Promise<number> =>
-      Number(/^h2h_probe_overlaps_total (\S+)$/m.exec((await p.metrics.exposition(undefined)).body)?.[1]);
+      Number(
+        /^h2h_probe_overlaps_total\{target="sim"\} (\S+)$/m.exec((await p.metrics.exposition(undefined)).body)?.[1],
+      );
     p.start();
     try {
       for (let i = 0; i < 100 && (await overlaps()) < 1; i++) await new Promise((r) => setTimeout(r, 100));
       assert.ok((await overlaps()) >= 1, 'an overlap was counted');
-      const cycles = p.cycles;
-      for (let i = 0; i < 60 && p.cycles === cycles; i++) await new Promise((r) => setTimeout(r, 100));
-      assert.ok(p.cycles > cycles, 'cycles went on after the overlap');
-      // Never two cycles at once: the simulator never held more than the three requests of one cycle.
-      assert.ok(sim.log.length <= 3 * (p.cycles + 1), `${sim.log.length} requests for ${p.cycles} cycles`);
+      const checks = p.checks;
+      for (let i = 0; i < 60 && p.checks === checks; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(p.checks > checks, 'checks went on after the overlap');
+      // Never two checks at once: the simulator never held more than the three requests of one check.
+      assert.ok(sim.log.length <= 3 * (p.checks + 1), `${sim.log.length} requests for ${p.checks} checks`);
     } finally {
       await p.stop();
       await sim.close();
@@ -467,7 +469,10 @@ describe('probe process and server', () => {
       [['--timeout', 'fast'], /--timeout must be a duration like 500ms or 2s, got 'fast'/],
       [['--listen', 'localhost'], /--listen must be host:port/],
       [['--base-url', 'http://127.0.0.1:1'], /--base-url needs its key/, { H2H_API_KEY: '' }],
-      [['--api-key', 'k-123'], /--api-key, --api-key-file and --name go with --base-url/],
+      [
+        ['--api-key', 'k-123'],
+        /--api-key, --api-key-file, --name, --ca-file, --server-name and --insecure-skip-verify go with --base-url/,
+      ],
       [['--log-format', 'xml'], /--log-format must be text or json/],
       [
         [

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../shared/config-file.js';
 import { FAULTS, isFaultName } from '../simulator/faults.js';
 import { loadFixture } from '../simulator/fixtures.js';
@@ -8,7 +9,7 @@ import { type Command, intFlag, strFlag } from './command.js';
 export const mock: Command = {
   name: 'mock',
   usage:
-    'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--legal knob=value,... | --legal-profile FILE]',
+    'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--legal knob=value,... | --legal-profile FILE] [--tls-cert PEM --tls-key PEM]',
   help: `Serves the four endpoints on GET and POST. When ready it prints H2H_BASE_URL=<url> and H2H_API_KEY=<key>
 on their own lines. Stops on SIGINT or SIGTERM.
 
@@ -24,6 +25,8 @@ on their own lines. Stops on SIGINT or SIGTERM.
   --legal R          a legal reading of what the provider leaves open: a profile and/or knob=value items,
                      e.g. 'legal', 'slot=random,order=shuffled' or 'legal,lag=2s' (default: the reference)
   --legal-profile F  the same from a YAML file: {profile: NAME, <knob>: <value>, ...}
+  --tls-cert PEM     serve HTTPS with this certificate (chain) ...
+  --tls-key PEM      ... and its private key (both or neither)
 
 Knobs (the reference's value first):
 ${KNOB_NAMES.map((k) => `  ${k.padEnd(15)} ${KNOBS[k].values.join(' | ')}${k === 'rate-limit' || k === 'lag' ? ' (or any)' : ''}\n  ${''.padEnd(15)} ${KNOBS[k].about}`).join('\n')}
@@ -54,6 +57,8 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
     'latency-ms': { type: 'string' },
     legal: { type: 'string' },
     'legal-profile': { type: 'string' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
   },
   async run(values, _pos, io) {
     const faultName = strFlag(values, 'fault');
@@ -70,6 +75,10 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
       throw new UsageError(`--prefix must start with / and hold only path characters, got '${prefix}'`);
     const faultMs = intFlag(values, 'fault-ms', 0, 600_000);
     const fixturesPath = strFlag(values, 'fixtures');
+    const certFile = strFlag(values, 'tls-cert');
+    const keyFile = strFlag(values, 'tls-key');
+    if ((certFile === undefined) !== (keyFile === undefined))
+      throw new UsageError('--tls-cert and --tls-key go together: give both or neither');
     const sim = await startSimulator({
       host: strFlag(values, 'host') ?? '127.0.0.1',
       port: intFlag(values, 'port', 0, 65535) ?? 0,
@@ -82,11 +91,14 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
           : null,
       latencyMs: intFlag(values, 'latency-ms', 0, 600_000) ?? 0,
       reading,
-    }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') {
-        throw new UsageError(`cannot listen: ${err.message}`);
-      }
-      throw err;
+      ...(certFile && keyFile
+        ? {
+            tls: {
+              cert: readPem(certFile, '--tls-cert', 'CERTIFICATE'),
+              key: readPem(keyFile, '--tls-key', 'PRIVATE KEY'),
+            },
+          }
+        : {}),
     });
     // The simulator's own demo credentials are announced raw so a shell or a test can pick them up.
     process.stdout.write(`H2H_BASE_URL=${sim.url}\nH2H_API_KEY=${sim.apiKey}\n`);
@@ -103,3 +115,16 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
     return 0;
   },
 };
+
+/** A PEM file, read and checked for the block it must hold; a UsageError naming the flag otherwise. */
+function readPem(path: string, flag: string, block: string): Buffer {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(path);
+  } catch (err) {
+    throw new UsageError(`${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? 'cannot read'}`);
+  }
+  if (!pem.toString('latin1').includes(`-----BEGIN `) || !pem.toString('latin1').includes(block))
+    throw new UsageError(`${flag} ${path}: not a PEM file holding a ${block}`);
+  return pem;
+}

@@ -1,5 +1,5 @@
 import { loadApiModel } from '../openapi/load.js';
-import { type ProbeConfig, resolveProbeConfig } from '../probe/config.js';
+import { defaultTarget, type ProbeConfig, resolveProbeConfig } from '../probe/config.js';
 import { makeLogger, Probe } from '../probe/probe.js';
 import { startProbeServer } from '../probe/server.js';
 import { redactValue, registerSecret } from '../redact.js';
@@ -9,19 +9,27 @@ import { type Command, EXIT, type Io, strFlag } from './command.js';
 export const probe: Command = {
   name: 'probe',
   usage:
-    'h2h probe [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--name NAME] [--trx-id ID] [--schedule CRON] [--timeout 10s] [--listen HOST:PORT] [--log-format text|json] [--once [--json]]',
-  help: `Probes saldo-user, history-transaksi (small limit) and cek-trx-id of every target on a node-cron schedule,
-validates each answer against openapi.yaml and the read-only clauses, and serves /metrics, /healthz and /status.
-It cannot call invite-member. With no target at all it probes the embedded simulator. When ready it prints
-H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let probes in flight end, and close the server.
+    'h2h probe [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--name NAME] [--trx-id ID] [--ca-file PEM] [--server-name NAME] [--insecure-skip-verify] [--schedule CRON] [--timeout 10s] [--listen HOST:PORT] [--log-format text|json] [--once [--json]]',
+  help: `Probes saldo-user, history-transaksi (small limit) and cek-trx-id of every target, each target on its own
+node-cron schedule offset by its own jitter, validates each answer against openapi.yaml and the read-only
+clauses, and serves /metrics, /healthz and /status. It cannot call invite-member. With no target at all it
+probes the embedded simulator. When ready it prints H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the
+schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe failed (--once),
+2 usage or configuration (a port in use included), 3 internal error.
 
-  --config FILE        YAML: schedule, timeout, body_cap, listen, history_limit, concurrency, method, log_format,
-                       targets: [{name, base_url, api_key_env | api_key_file, trx_id}] (keys never in the file)
+  --config FILE        YAML: schedule, timeout, body_cap, listen, history_limit, method, log_format,
+                       targets: [{name, base_url, api_key_env | api_key_file, trx_id, schedule, timeout,
+                       tls: {ca_file, server_name, insecure_skip_verify}}] (keys never in the file; paths
+                       relative to the file)
   --base-url URL       one target without a file (its key: --api-key, --api-key-file or H2H_API_KEY)
   --name NAME          that target's label (default 'default')
-  --trx-id ID          transaction for cek-trx-id (default: the newest in history)
+  --trx-id ID          transaction for cek-trx-id (default: the newest an earlier history showed)
+  --ca-file PEM        HTTPS: the CAs to trust instead of the system's
+  --server-name NAME   HTTPS: the name the certificate must carry, when not the URL's host
+  --insecure-skip-verify  HTTPS: probe even when the certificate does not verify (its expiry still exported)
   --schedule CRON      with seconds (default '*/30 * * * * *')
-  --timeout D          per request, shorter than the interval (default 10s)
+  --timeout D          per request; the three probes of a check run at once and must end within the
+                       interval (default 10s)
   --listen HOST:PORT   metrics server (default 127.0.0.1:9464; port 0 picks a free one)
   --log-format F       text (default) or json: one line per failed probe on stderr
   --once               run one cycle, print a summary, exit 0 if every probe succeeded, else 1
@@ -33,6 +41,9 @@ H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let probes in flight e
     'api-key-file': { type: 'string' },
     name: { type: 'string' },
     'trx-id': { type: 'string' },
+    'ca-file': { type: 'string' },
+    'server-name': { type: 'string' },
+    'insecure-skip-verify': { type: 'boolean' },
     schedule: { type: 'string' },
     timeout: { type: 'string' },
     listen: { type: 'string' },
@@ -53,10 +64,13 @@ H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the schedule, let probes in flight e
       timeout: f('timeout'),
       listen: f('listen'),
       logFormat: f('log-format'),
+      caFile: f('ca-file'),
+      serverName: f('server-name'),
+      insecureSkipVerify: values['insecure-skip-verify'] === true,
     });
     const sim = cfg.targets.length === 0 ? await startSimulator() : undefined;
     if (sim) {
-      cfg = { ...cfg, targets: [{ name: 'simulator', baseUrl: sim.url, apiKey: sim.apiKey }] };
+      cfg = { ...cfg, targets: [defaultTarget(cfg, { name: 'simulator', baseUrl: sim.url, apiKey: sim.apiKey })] };
       io.err(`h2h probe: no target given: probing the embedded simulator at ${sim.url}`);
     }
     for (const t of cfg.targets) registerSecret(t.apiKey);
@@ -96,7 +110,7 @@ async function serve(p: Probe, cfg: ProbeConfig, io: Io): Promise<number> {
   p.start();
   process.stdout.write(`H2H_PROBE_URL=${server.url}\n`);
   io.err(
-    `h2h probe: ${cfg.targets.map((t) => t.name).join(', ')} on '${cfg.schedule}', timeout ${cfg.timeoutMs} ms; metrics at ${server.url}/metrics`,
+    `h2h probe: ${cfg.targets.map((t) => `${t.name} on '${t.schedule}' +${t.jitterMs} ms, timeout ${t.timeoutMs} ms`).join('; ')}; metrics at ${server.url}/metrics`,
   );
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

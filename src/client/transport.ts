@@ -1,3 +1,5 @@
+import type { Exchange } from '../openapi/types.js';
+
 /**
  * Why no (whole) answer came: one vocabulary for the client, the gate and the probe.
  * - `dns`: the host name did not resolve (nothing sent);
@@ -43,4 +45,18 @@ export class TransportError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Whether an answer is a rate limit: 429, or 503 with Retry-After. Neither says anything about the contract. */
+export function isRateLimit(ex: Exchange): boolean {
+  return ex.httpStatus === 429 || (ex.httpStatus === 503 && ex.headers?.['retry-after'] !== undefined);
 }

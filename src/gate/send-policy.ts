@@ -1,4 +1,4 @@
-import { nothingSent, TransportError } from '../client/transport.js';
+import { isRateLimit, nothingSent, retryAfterMs, TransportError } from '../client/transport.js';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import type { TokenBucket } from '../shared/token-bucket.js';
 
@@ -33,20 +33,6 @@ export interface SendPolicy {
 }
 
 const sleepFor = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or undefined. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** Whether an answer is a rate limit: 429, or 503 with Retry-After. Neither says anything about the contract. */
-export function isRateLimit(ex: Exchange): boolean {
-  return ex.httpStatus === 429 || (ex.httpStatus === 503 && ex.headers?.['retry-after'] !== undefined);
-}
 
 /**
  * Sends one request under the gate's rules:

@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import cron from 'node-cron';
+import type { TlsOptions } from '../client/client.js';
 import type { Target } from '../client/target.js';
 import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
 import { parseDuration } from '../shared/config-values.js';
@@ -8,15 +12,23 @@ import { parseDuration } from '../shared/config-values.js';
 export interface ProbeTarget extends Target {
   /** Label value of every metric of this target: letters, digits, `_` and `-`, never a URL. */
   name: string;
-  /** Transaction looked up by cek-trx-id; else the newest from history; else that probe is skipped. */
+  /** Transaction looked up by cek-trx-id; else the newest from history (from the cycle before). */
   trxId?: string;
+  /** Its own node-cron schedule, with seconds. @defaultValue the config's `schedule` */
+  schedule: string;
+  /** One overall deadline per request; the target's probes run at once, so this must fit its interval. */
+  timeoutMs: number;
+  /** Its offset within each interval, so that targets spread over it: the same for the same name. */
+  jitterMs: number;
+  /** How to trust it, when it is HTTPS. */
+  tls?: TlsOptions;
 }
 
 export interface ProbeConfig {
   targets: ProbeTarget[];
-  /** node-cron expression with seconds. @defaultValue '*\/30 * * * * *' (every 30 s) */
+  /** node-cron expression with seconds, for targets that give none. @defaultValue '*\/30 * * * * *' (every 30 s) */
   schedule: string;
-  /** One overall deadline per request; must be shorter than the schedule's interval. @defaultValue 10000 */
+  /** One overall deadline per request, for targets that give none. @defaultValue 10000 */
   timeoutMs: number;
   /** Body bytes read before the body is cut. @defaultValue 1048576 (1 MiB) */
   bodyCap: number;
@@ -24,8 +36,6 @@ export interface ProbeConfig {
   listen: { host: string; port: number };
   /** `limit` of the history probe. @defaultValue 5 */
   historyLimit: number;
-  /** Probes in flight at once, over all targets. @defaultValue 4 */
-  concurrency: number;
   /** POST keeps the key out of URLs and access logs. @defaultValue 'POST' */
   method: 'GET' | 'POST';
   /** @defaultValue 'text' */
@@ -39,7 +49,6 @@ export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = {
   bodyCap: 1024 * 1024,
   listen: { host: '127.0.0.1', port: 9464 },
   historyLimit: 5,
-  concurrency: 4,
   method: 'POST',
   logFormat: 'text',
 };
@@ -52,7 +61,6 @@ const FILE_SCHEMA = Type.Object(
     body_cap: Type.Optional(Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024 })),
     listen: Type.Optional(Type.String()),
     history_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
     method: Type.Optional(oneOf(['GET', 'POST'])),
     log_format: Type.Optional(oneOf(['text', 'json'])),
     targets: Type.Optional(
@@ -64,6 +72,18 @@ const FILE_SCHEMA = Type.Object(
             api_key_env: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
             api_key_file: Type.Optional(Type.String({ minLength: 1 })),
             trx_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+            schedule: Type.Optional(Type.String()),
+            timeout: Type.Optional(Type.String()),
+            tls: Type.Optional(
+              Type.Object(
+                {
+                  ca_file: Type.Optional(Type.String({ minLength: 1 })),
+                  server_name: Type.Optional(Type.String({ minLength: 1 })),
+                  insecure_skip_verify: Type.Optional(Type.Boolean()),
+                },
+                { additionalProperties: false },
+              ),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -86,6 +106,9 @@ export interface ProbeFlags {
   timeout?: string;
   listen?: string;
   logFormat?: string;
+  caFile?: string;
+  serverName?: string;
+  insecureSkipVerify?: boolean;
 }
 
 /** `host:port` with a numeric port. */
@@ -109,13 +132,38 @@ export function shortestInterval(schedule: string): number {
   }
 }
 
-function checkSchedule(schedule: string): void {
+function checkSchedule(schedule: string, where = 'schedule'): void {
   const v = cron.validateDetailed(schedule);
   if (!v.valid) {
     throw new UsageError(
-      `schedule '${schedule}' is not a cron expression: ${v.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+      `${where}: schedule '${schedule}' is not a cron expression: ${v.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
     );
   }
+}
+
+/** Milliseconds a name hashes to, in [0, room): the same offset for the same target, run after run. */
+function jitterFor(name: string, room: number): number {
+  if (room <= 1) return 0;
+  return createHash('sha256').update(name).digest().readUInt32BE(0) % Math.floor(room);
+}
+
+/**
+ * A target's schedule and deadline, checked: its probes (the three endpoints at once) must end within its
+ * interval, after its jitter, or the config is refused with the reason.
+ */
+function timing(
+  name: string,
+  schedule: string,
+  timeoutMs: number,
+  where: string,
+): Pick<ProbeTarget, 'schedule' | 'timeoutMs' | 'jitterMs'> {
+  checkSchedule(schedule, where);
+  const interval = shortestInterval(schedule);
+  if (timeoutMs >= interval)
+    throw new UsageError(
+      `${where}: timeout ${timeoutMs} ms must be shorter than the schedule's interval (${interval} ms for '${schedule}'): its three probes run at once, each with that deadline, and must end before the next run`,
+    );
+  return { schedule, timeoutMs, jitterMs: jitterFor(name, (interval - timeoutMs) / 2) };
 }
 
 /** Resolves the probe config: flags over the file over the defaults. Targets' keys come from env or files. */
@@ -123,26 +171,46 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
   const file: ProbeFile = flags.config
     ? (checkConfig(FILE_SCHEMA, readYamlFile(flags.config, 'config file') ?? {}, `config file ${flags.config}`) ?? {})
     : {};
+  // Paths in the config file are read from its own folder.
+  const here = (path: string): string => (flags.config ? resolve(dirname(flags.config), path) : path);
+  const schedule = flags.schedule ?? file.schedule ?? PROBE_DEFAULTS.schedule;
+  const timeoutMs = flags.timeout
+    ? parseDuration(flags.timeout, '--timeout')
+    : file.timeout
+      ? parseDuration(file.timeout, 'timeout')
+      : PROBE_DEFAULTS.timeoutMs;
   const targets: ProbeTarget[] = [];
   const seen = new Set<string>();
   for (const [i, t] of (file.targets ?? []).entries()) {
+    const where = `config file: targets[${i}] (${t.name})`;
     if (seen.has(t.name)) throw new UsageError(`config file: targets[${i}]: the name '${t.name}' is used twice`);
     seen.add(t.name);
     if (!t.api_key_env === !t.api_key_file)
-      throw new UsageError(`config file: targets[${i}] (${t.name}): give exactly one of api_key_env and api_key_file`);
+      throw new UsageError(`${where}: give exactly one of api_key_env and api_key_file`);
     let apiKey: string | undefined;
     if (t.api_key_env) {
       apiKey = env[t.api_key_env];
-      if (!apiKey)
-        throw new UsageError(
-          `config file: targets[${i}] (${t.name}): environment variable ${t.api_key_env} is not set`,
-        );
-    } else if (t.api_key_file) apiKey = readSecretFile(t.api_key_file, `targets[${i}] api_key_file`);
+      if (!apiKey) throw new UsageError(`${where}: environment variable ${t.api_key_env} is not set`);
+    } else if (t.api_key_file) apiKey = readSecretFile(here(t.api_key_file), `targets[${i}] api_key_file`);
+    const tls: TlsOptions | undefined = t.tls
+      ? {
+          ...(t.tls.ca_file ? { caFile: readable(here(t.tls.ca_file), `${where}: tls.ca_file`) } : {}),
+          ...(t.tls.server_name ? { serverName: t.tls.server_name } : {}),
+          ...(t.tls.insecure_skip_verify ? { insecureSkipVerify: true } : {}),
+        }
+      : undefined;
     targets.push({
       name: t.name,
       baseUrl: t.base_url.replace(/\/+$/, ''),
       apiKey: apiKey ?? '',
       ...(t.trx_id ? { trxId: t.trx_id } : {}),
+      ...timing(
+        t.name,
+        t.schedule ?? schedule,
+        t.timeout ? parseDuration(t.timeout, `${where}: timeout`) : timeoutMs,
+        where,
+      ),
+      ...(tls ? { tls } : {}),
     });
   }
   if (flags.baseUrl) {
@@ -154,29 +222,33 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
       flags.apiKey ?? (flags.apiKeyFile ? readSecretFile(flags.apiKeyFile, '--api-key-file') : env.H2H_API_KEY);
     if (!apiKey) throw new UsageError('--base-url needs its key: --api-key, --api-key-file or H2H_API_KEY');
     if (seen.has(name)) throw new UsageError(`--name '${name}' is already a target of the config file`);
+    const tls: TlsOptions = {
+      ...(flags.caFile ? { caFile: readable(flags.caFile, '--ca-file') } : {}),
+      ...(flags.serverName ? { serverName: flags.serverName } : {}),
+      ...(flags.insecureSkipVerify ? { insecureSkipVerify: true } : {}),
+    };
     targets.push({
       name,
       baseUrl: flags.baseUrl.replace(/\/+$/, ''),
       apiKey,
       ...(flags.trxId ? { trxId: flags.trxId } : {}),
+      ...timing(name, schedule, timeoutMs, '--schedule and --timeout'),
+      ...(Object.keys(tls).length ? { tls } : {}),
     });
-  } else if (flags.apiKey || flags.apiKeyFile || flags.name) {
-    throw new UsageError('--api-key, --api-key-file and --name go with --base-url');
-  }
-
-  const schedule = flags.schedule ?? file.schedule ?? PROBE_DEFAULTS.schedule;
-  checkSchedule(schedule);
-  const timeoutMs = flags.timeout
-    ? parseDuration(flags.timeout, '--timeout')
-    : file.timeout
-      ? parseDuration(file.timeout, 'timeout')
-      : PROBE_DEFAULTS.timeoutMs;
-  const interval = shortestInterval(schedule);
-  if (timeoutMs >= interval) {
+  } else if (
+    flags.apiKey ||
+    flags.apiKeyFile ||
+    flags.name ||
+    flags.caFile ||
+    flags.serverName ||
+    flags.insecureSkipVerify
+  ) {
     throw new UsageError(
-      `timeout ${timeoutMs} ms must be shorter than the schedule's interval (${interval} ms for '${schedule}')`,
+      '--api-key, --api-key-file, --name, --ca-file, --server-name and --insecure-skip-verify go with --base-url',
     );
   }
+  // The defaults are checked even with no target yet (the embedded simulator takes them).
+  timing('', schedule, timeoutMs, 'schedule and timeout');
   const logFormat = flags.logFormat ?? file.log_format ?? PROBE_DEFAULTS.logFormat;
   if (logFormat !== 'text' && logFormat !== 'json')
     throw new UsageError(`--log-format must be text or json, got '${logFormat}'`);
@@ -188,8 +260,22 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
     bodyCap: file.body_cap ?? PROBE_DEFAULTS.bodyCap,
     listen: listenRaw ? parseListen(listenRaw, flags.listen ? '--listen' : 'listen') : PROBE_DEFAULTS.listen,
     historyLimit: file.history_limit ?? PROBE_DEFAULTS.historyLimit,
-    concurrency: file.concurrency ?? PROBE_DEFAULTS.concurrency,
     method: file.method ?? PROBE_DEFAULTS.method,
     logFormat,
   };
+}
+
+/** A file that must be readable (a CA bundle): its path, or a UsageError naming it. */
+function readable(path: string, what: string): string {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    throw new UsageError(`${what} ${path}: no such file or not readable`);
+  }
+  return path;
+}
+
+/** A target made from the defaults (the embedded simulator's). */
+export function defaultTarget(cfg: ProbeConfig, t: Target & { name: string }): ProbeTarget {
+  return { ...t, ...timing(t.name, cfg.schedule, cfg.timeoutMs, 'schedule and timeout') };
 }

@@ -16,11 +16,19 @@ const PROMTOOL_FLAGGED = [
 ];
 
 /** The `phase` label of each measured phase of a probe. */
-export const PHASES = { connect: 'connect', tls: 'tls', firstByte: 'first_byte', body: 'body' } as const;
+export const PHASES = { dns: 'dns', connect: 'connect', tls: 'tls', firstByte: 'first_byte', body: 'body' } as const;
+
+/** What the metrics need to know of a target. */
+export interface MetricsTarget {
+  name: string;
+  timeoutMs: number;
+}
 
 /**
  * The probe's metrics, in a registry of its own. Labels are `target` (a configured name), `endpoint`,
- * `reason`, `clause` and `phase`: never a URL, a key, a phone number or a transaction ID.
+ * `reason`, `clause`, `phase` and `version` (TLS): never a URL, a key, a phone number or a transaction ID.
+ * Event-loop delay, which bounds how far any timing can be trusted, is prom-client's own
+ * `nodejs_eventloop_lag_*` (reset at every scrape, so it covers the time since the last one).
  */
 export class ProbeMetrics {
   readonly registry = new Registry();
@@ -36,10 +44,15 @@ export class ProbeMetrics {
   private readonly lastRun: Gauge<'target' | 'endpoint'>;
   private readonly lastSuccess: Gauge<'target' | 'endpoint'>;
   private readonly balance: Gauge<'target'>;
-  readonly overlaps: Counter;
-  readonly missed: Counter;
+  private readonly balanceAt: Gauge<'target'>;
+  private readonly certExpiry: Gauge<'target'>;
+  private readonly tlsVersion: Gauge<'target' | 'version'>;
+  private readonly tlsVersions = new Map<string, string>();
+  private readonly lateness: Gauge<'target'>;
+  private readonly overlaps: Counter<'target'>;
+  private readonly missed: Counter<'target'>;
 
-  constructor(targets: readonly string[]) {
+  constructor(targets: readonly MetricsTarget[], opts: { processMetrics?: boolean } = {}) {
     const r = [this.registry];
     const te = ['target', 'endpoint'] as const;
     this.success = new Gauge({
@@ -56,7 +69,7 @@ export class ProbeMetrics {
     });
     this.phase = new Gauge({
       name: 'h2h_probe_phase_duration_seconds',
-      help: 'Duration of each phase of the last probe (connect, tls, first_byte, body).',
+      help: 'Duration of each phase of the last probe (dns, connect, tls, first_byte, body), from socket events.',
       labelNames: [...te, 'phase'],
       registers: r,
     });
@@ -106,24 +119,61 @@ export class ProbeMetrics {
     });
     this.balance = new Gauge({
       name: 'h2h_balance',
-      help: 'The last saldo read from saldo-user (currency unit not shown by the provider).',
+      help: 'The saldo of the last saldo-user probe; absent when that probe read none (currency unit not shown by the provider).',
+      labelNames: ['target'],
+      registers: r,
+    });
+    this.balanceAt = new Gauge({
+      name: 'h2h_balance_timestamp_seconds',
+      help: 'When h2h_balance was last read fresh (Unix time).',
+      labelNames: ['target'],
+      registers: r,
+    });
+    this.certExpiry = new Gauge({
+      name: 'h2h_probe_tls_cert_expiry_timestamp_seconds',
+      help: 'The earliest notAfter of the certificate chain the last HTTPS probe was shown (Unix time), also when it did not verify.',
+      labelNames: ['target'],
+      registers: r,
+    });
+    this.tlsVersion = new Gauge({
+      name: 'h2h_probe_tls_version_info',
+      help: 'The TLS version of the last HTTPS probe (1 for that version).',
+      labelNames: ['target', 'version'],
+      registers: r,
+    });
+    const timeout = new Gauge({
+      name: 'h2h_probe_timeout_seconds',
+      help: 'The deadline of each probe of the target: a duration near it says the timing is cut, not measured.',
+      labelNames: ['target'],
+      registers: r,
+    });
+    this.lateness = new Gauge({
+      name: 'h2h_probe_schedule_lateness_seconds',
+      help: "How late the target's last scheduled check started, after its slot plus its jitter.",
       labelNames: ['target'],
       registers: r,
     });
     this.overlaps = new Counter({
       name: 'h2h_probe_overlaps_total',
-      help: 'Scheduled cycles skipped because the previous one was still running.',
+      help: 'Scheduled checks of the target skipped because its previous one was still running.',
+      labelNames: ['target'],
       registers: r,
     });
     this.missed = new Counter({
       name: 'h2h_probe_missed_total',
-      help: 'Scheduled cycles that started too late (the process was busy or asleep).',
+      help: 'Scheduled checks of the target that did not start in time (the process was busy or asleep).',
+      labelNames: ['target'],
       registers: r,
     });
-    collectDefaultMetrics({ register: this.registry });
-    for (const name of PROMTOOL_FLAGGED) this.registry.removeSingleMetric(name);
+    if (opts.processMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry });
+      for (const name of PROMTOOL_FLAGGED) this.registry.removeSingleMetric(name);
+    }
     // Every series exists from the start, so rate() and absent() work before the first failure.
-    for (const target of targets) {
+    for (const { name: target, timeoutMs } of targets) {
+      timeout.set({ target }, timeoutMs / 1000);
+      this.overlaps.inc({ target }, 0);
+      this.missed.inc({ target }, 0);
       for (const endpoint of READ_ONLY_ENDPOINTS) {
         const l = { target, endpoint };
         this.runs.inc(l, 0);
@@ -148,11 +198,38 @@ export class ProbeMetrics {
     else if (res.reason) this.failures.inc({ ...l, reason: res.reason });
     for (const f of res.findings) this.violations.inc({ ...l, clause: f.clause });
     if (res.drift.length) this.drift.inc(l, res.drift.length);
-    if (res.saldo !== undefined) this.balance.set({ target: res.target }, res.saldo);
+    const target = { target: res.target };
+    if (res.endpoint === 'saldo-user') {
+      // Only a fresh read is a balance: after a failed one the series is gone and its timestamp ages.
+      if (res.saldo !== undefined) {
+        this.balance.set(target, res.saldo);
+        this.balanceAt.set(target, res.at);
+      } else this.balance.remove(target);
+    }
+    if (res.tls) {
+      if (res.tls.certExpiry !== undefined) this.certExpiry.set(target, res.tls.certExpiry);
+      else this.certExpiry.remove(target);
+      const before = this.tlsVersions.get(res.target);
+      if (before !== undefined && before !== res.tls.version) this.tlsVersion.remove({ ...target, version: before });
+      this.tlsVersions.set(res.target, res.tls.version);
+      this.tlsVersion.set({ ...target, version: res.tls.version }, 1);
+    }
   }
 
   recordSkipped(target: string, endpoint: string): void {
     this.skipped.inc({ target, endpoint });
+  }
+
+  recordLateness(target: string, seconds: number): void {
+    this.lateness.set({ target }, seconds);
+  }
+
+  recordOverlap(target: string): void {
+    this.overlaps.inc({ target });
+  }
+
+  recordMissed(target: string): void {
+    this.missed.inc({ target });
   }
 
   private queue: Promise<unknown> = Promise.resolve();

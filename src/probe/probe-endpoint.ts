@@ -1,6 +1,6 @@
 import { judgeAnswer } from '../checks/judge.js';
-import { type CallResult, callApi, type Phases } from '../client/client.js';
-import { TRANSPORT_REASONS } from '../client/transport.js';
+import { type CallResult, callApi, type Phases, type TlsInfo } from '../client/client.js';
+import { isRateLimit, TRANSPORT_REASONS } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import { type Drift, type Finding, type Method, READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
@@ -8,10 +8,12 @@ import type { ProbeTarget } from './config.js';
 
 /**
  * Why a probe failed: a bounded set, so it can be a metric label. The transport reasons are the client's own
- * (dns, connect, tls, reset, timeout, body_too_large); the rest are about the answer.
+ * (dns, connect, tls, reset, timeout, body_too_large); the rest are about the answer. `rate_limited` (429, or 503
+ * with Retry-After) says the target turned the probe away, not that it broke its contract.
  */
 export const PROBE_REASONS = [
   ...TRANSPORT_REASONS,
+  'rate_limited',
   'http_status',
   'content_type',
   'json_parse',
@@ -50,6 +52,8 @@ export interface ProbeResult {
   saldo?: number;
   /** history-transaksi: the newest transaction's ID, for cek-trx-id. */
   newestTrxId?: string;
+  /** HTTPS: what the handshake showed, also when the certificate did not verify. */
+  tls?: TlsInfo;
 }
 
 function paramsFor(endpoint: ReadOnlyEndpoint, apiKey: string, opts: ProbeOptions): Record<string, unknown> {
@@ -79,6 +83,10 @@ export function classify(
   const ex = r.exchange;
   if (!ex) return fail('reset', 'no answer');
   const status = ex.httpStatus;
+  if (isRateLimit(ex)) {
+    const after = ex.headers?.['retry-after'];
+    return fail('rate_limited', `HTTP ${status}${after ? `, Retry-After ${after}` : ''}`);
+  }
   if (status >= 300 && status < 400) return fail('http_status', `HTTP ${status} redirect (not followed)`);
   if (!JSON_TYPE.test(ex.contentType)) {
     return status >= 400
@@ -141,7 +149,7 @@ export function classify(
  */
 export async function probeEndpoint(
   api: ApiModel,
-  target: Pick<ProbeTarget, 'name' | 'baseUrl' | 'apiKey'>,
+  target: Pick<ProbeTarget, 'name' | 'baseUrl' | 'apiKey' | 'tls'>,
   endpoint: ReadOnlyEndpoint,
   opts: ProbeOptions,
 ): Promise<ProbeResult> {
@@ -156,6 +164,7 @@ export async function probeEndpoint(
     params: paramsFor(endpoint, target.apiKey, opts),
     timeoutMs: opts.timeoutMs,
     bodyCap: opts.bodyCap,
+    ...(target.tls ? { tls: target.tls } : {}),
   });
   const verdict = classify(api, endpoint, r);
   const body = r.exchange ? bodyOf(r.exchange) : undefined;
@@ -167,6 +176,7 @@ export async function probeEndpoint(
     httpStatus: r.exchange?.httpStatus ?? 0,
     phases: r.phases,
     totalMs: r.totalMs,
+    ...(r.tls ? { tls: r.tls } : {}),
   };
   if (endpoint === 'saldo-user' && typeof body?.saldo === 'number' && body.ok === true) result.saldo = body.saldo;
   if (endpoint === 'history-transaksi' && body?.ok === true && Array.isArray(body.data)) {

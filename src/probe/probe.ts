@@ -1,8 +1,8 @@
 import cron, { type ScheduledTask } from 'node-cron';
+import type { TlsInfo } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
 import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
-import { bounded } from '../shared/bounded.js';
 import type { ProbeConfig, ProbeTarget } from './config.js';
 import { ProbeMetrics } from './metrics.js';
 import { type ProbeResult, probeEndpoint } from './probe-endpoint.js';
@@ -39,79 +39,94 @@ export interface StatusEntry {
   findings: unknown[];
   drift: unknown[];
   skipped?: string;
+  tls?: Record<string, unknown>;
 }
 
+/** What a target's check runs: the saldo and history probes, and cek-trx-id when a transaction is known. */
+type ProbeOpts = Parameters<typeof probeEndpoint>[3];
+
 /**
- * The probe: probes the read-only endpoints of every target on a node-cron schedule, exports metrics and
- * keeps the last result of each probe. It cannot reach the write endpoint: its endpoints are typed
- * ReadOnlyEndpoint and probeEndpoint refuses anything else.
+ * The probe: checks the read-only endpoints of every target, each target on its own node-cron schedule offset
+ * by its own jitter, so that no target delays another; exports metrics and keeps the last result of each
+ * probe. It cannot reach the write endpoint: its endpoints are typed ReadOnlyEndpoint and probeEndpoint
+ * refuses anything else.
  */
 export class Probe {
   readonly metrics: ProbeMetrics;
   readonly status = new Map<string, Record<string, StatusEntry>>();
-  private task: ScheduledTask | undefined;
-  private inFlight: Promise<ProbeResult[]> | undefined;
+  private readonly tasks: ScheduledTask[] = [];
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly waiting = new Set<NodeJS.Timeout>();
   private readonly newest = new Map<string, string>();
   readonly startedAt = new Date().toISOString();
-  cycles = 0;
+  /** Checks completed (one check: every probe of one target once). */
+  checks = 0;
 
   constructor(
     private readonly api: ApiModel,
     private readonly cfg: ProbeConfig,
     private readonly log: LogLine = makeLogger(cfg.logFormat),
   ) {
-    this.metrics = new ProbeMetrics(cfg.targets.map((t) => t.name));
+    this.metrics = new ProbeMetrics(cfg.targets);
   }
 
-  /** One cycle: every target, saldo-user and history-transaksi at once, then cek-trx-id with a known ID. */
-  cycle(): Promise<ProbeResult[]> {
-    const run = (async () => {
-      const perTarget = this.cfg.targets.map((t) => () => this.probeTarget(t));
-      const results = (await bounded(perTarget, Math.max(1, Math.ceil(this.cfg.concurrency / 2)))).flat();
-      this.cycles++;
-      return results;
-    })();
-    this.inFlight = run;
-    return run.finally(() => {
-      if (this.inFlight === run) this.inFlight = undefined;
-    });
+  /**
+   * Every target checked once, all at once (`h2h probe --once`). With no transaction known yet, cek-trx-id
+   * waits for history's newest: no schedule has to be kept here.
+   */
+  async cycle(): Promise<ProbeResult[]> {
+    return (await Promise.all(this.cfg.targets.map((t) => this.track(this.check(t, true))))).flat();
   }
 
-  private async probeTarget(t: ProbeTarget): Promise<ProbeResult[]> {
-    const opts = {
+  /**
+   * One check of one target. Its three probes run at once, so the check ends within one deadline and fits the
+   * interval (the config is refused otherwise); cek-trx-id looks up the configured transaction or the newest
+   * that an earlier check's history showed, and is skipped (counted, with the reason in /status) while none is
+   * known, unless `lookupAfterHistory`.
+   */
+  async check(t: ProbeTarget, lookupAfterHistory = false): Promise<ProbeResult[]> {
+    const opts: ProbeOpts = {
       method: this.cfg.method,
-      timeoutMs: this.cfg.timeoutMs,
+      timeoutMs: t.timeoutMs,
       bodyCap: this.cfg.bodyCap,
       historyLimit: this.cfg.historyLimit,
     };
-    const first = await bounded(
-      (['saldo-user', 'history-transaksi'] as const).map((e) => () => this.one(t, e, opts)),
-      2,
-    );
-    const history = first[1];
-    if (history?.newestTrxId) this.newest.set(t.name, history.newestTrxId);
-    const trxId = t.trxId ?? this.newest.get(t.name);
-    if (!trxId) {
-      this.metrics.recordSkipped(t.name, 'cek-trx-id');
-      this.setStatus(t.name, 'cek-trx-id', {
-        success: false,
-        httpStatus: 0,
-        durationMs: 0,
-        at: new Date().toISOString(),
-        findings: [],
-        drift: [],
-        skipped: 'no transaction ID: none configured and history gave none',
-      });
-      return first;
-    }
-    return [...first, await this.one(t, 'cek-trx-id', { ...opts, trxId })];
+    const known = t.trxId ?? this.newest.get(t.name);
+    const probes: Promise<ProbeResult | undefined>[] = [this.one(t, 'saldo-user', opts)];
+    const history = this.one(t, 'history-transaksi', opts).then((h) => {
+      if (h.newestTrxId) this.newest.set(t.name, h.newestTrxId);
+      return h;
+    });
+    probes.push(history);
+    if (known) probes.push(this.one(t, 'cek-trx-id', { ...opts, trxId: known }));
+    else if (lookupAfterHistory)
+      probes.push(
+        history.then(() => {
+          const found = this.newest.get(t.name);
+          return found ? this.one(t, 'cek-trx-id', { ...opts, trxId: found }) : this.skipLookup(t);
+        }),
+      );
+    else this.skipLookup(t);
+    const results = (await Promise.all(probes)).filter((r): r is ProbeResult => r !== undefined);
+    this.checks++;
+    return results;
   }
 
-  private async one(
-    t: ProbeTarget,
-    endpoint: ReadOnlyEndpoint,
-    opts: Parameters<typeof probeEndpoint>[3],
-  ): Promise<ProbeResult> {
+  private skipLookup(t: ProbeTarget): undefined {
+    this.metrics.recordSkipped(t.name, 'cek-trx-id');
+    this.setStatus(t.name, 'cek-trx-id', {
+      success: false,
+      httpStatus: 0,
+      durationMs: 0,
+      at: new Date().toISOString(),
+      findings: [],
+      drift: [],
+      skipped: 'no transaction ID yet: none configured and no earlier history showed one',
+    });
+    return undefined;
+  }
+
+  private async one(t: ProbeTarget, endpoint: ReadOnlyEndpoint, opts: ProbeOpts): Promise<ProbeResult> {
     const res = await probeEndpoint(this.api, t, endpoint, opts);
     this.metrics.record(res);
     this.setStatus(t.name, endpoint, {
@@ -121,6 +136,7 @@ export class Probe {
       httpStatus: res.httpStatus,
       durationMs: Math.round(res.totalMs * 10) / 10,
       at: new Date(res.at * 1000).toISOString(),
+      ...(res.tls ? { tls: tlsStatus(res.tls) } : {}),
       findings: redactValue(res.findings),
       drift: res.drift,
     });
@@ -145,39 +161,92 @@ export class Probe {
     this.status.set(target, t);
   }
 
-  /** Starts the schedule; overlapping and missed runs are counted, never stacked. */
-  start(): void {
-    this.task = cron.schedule(
-      this.cfg.schedule,
-      async () => {
-        await this.cycle();
-      },
-      { name: 'h2h-probe', noOverlap: true },
-    );
-    this.task.on('execution:overlap', () => this.metrics.overlaps.inc());
-    this.task.on('execution:missed', () => this.metrics.missed.inc());
-    this.task.on('execution:failed', (ctx) =>
-      this.log({ level: 'error', msg: 'probe cycle failed', detail: ctx.execution?.error?.message ?? '' }),
-    );
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight.add(p);
+    return p.finally(() => this.inFlight.delete(p));
   }
 
-  /** Stops the schedule and waits for the cycle in flight, whose probes end by their own deadline. */
-  async stop(): Promise<void> {
-    if (this.task) {
-      await this.task.stop();
-      await this.task.destroy();
-      this.task = undefined;
+  /**
+   * A scheduled slot of one target: its check starts at the slot plus the target's jitter; how late it
+   * started is exported, so a busy process shows instead of silently skewing every timing.
+   */
+  private async slot(t: ProbeTarget, slot: Date): Promise<void> {
+    const due = slot.getTime() + t.jitterMs;
+    const wait = due - Date.now();
+    if (wait > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiting.delete(timer);
+          resolve();
+        }, wait);
+        this.waiting.add(timer);
+      });
+      if (this.tasks.length === 0) return; // stopped while waiting
     }
-    await this.inFlight?.catch(() => undefined);
+    this.metrics.recordLateness(t.name, Math.max(0, Date.now() - due) / 1000);
+    await this.track(this.check(t));
+  }
+
+  /** Starts one schedule per target; a check still running when its next slot comes is counted, never stacked. */
+  start(): void {
+    const logger = {
+      info: () => undefined,
+      debug: () => undefined,
+      warn: (m: string) => this.log({ level: 'warn', msg: 'schedule', detail: String(m) }),
+      error: (m: string | Error) =>
+        this.log({ level: 'error', msg: 'schedule', detail: m instanceof Error ? m.message : String(m) }),
+    };
+    for (const t of this.cfg.targets) {
+      const task = cron.schedule(t.schedule, (ctx) => this.slot(t, ctx.date), {
+        name: `h2h-probe-${t.name}`,
+        noOverlap: true,
+        logger,
+      });
+      task.on('execution:overlap', () => this.metrics.recordOverlap(t.name));
+      task.on('execution:missed', () => this.metrics.recordMissed(t.name));
+      task.on('execution:failed', (ctx) =>
+        this.log({
+          level: 'error',
+          msg: 'probe check failed',
+          target: t.name,
+          detail: ctx.execution?.error?.message ?? '',
+        }),
+      );
+      this.tasks.push(task);
+    }
+  }
+
+  /** Stops every schedule and waits for the checks in flight, whose probes end by their own deadline. */
+  async stop(): Promise<void> {
+    const tasks = this.tasks.splice(0);
+    for (const task of tasks) {
+      await task.stop();
+      await task.destroy();
+    }
+    for (const timer of this.waiting) clearTimeout(timer);
+    this.waiting.clear();
+    await Promise.allSettled([...this.inFlight]);
   }
 
   statusJson(): Record<string, unknown> {
     return {
       startedAt: this.startedAt,
-      schedule: this.cfg.schedule,
-      cycles: this.cycles,
+      checks: this.checks,
       endpoints: READ_ONLY_ENDPOINTS,
+      schedules: Object.fromEntries(
+        this.cfg.targets.map((t) => [t.name, { schedule: t.schedule, jitterMs: t.jitterMs, timeoutMs: t.timeoutMs }]),
+      ),
       targets: Object.fromEntries(this.status),
     };
   }
+}
+
+/** The handshake as /status shows it: the version, the expiry as a date, and why it did not verify. */
+function tlsStatus(tls: TlsInfo): Record<string, unknown> {
+  return {
+    version: tls.version,
+    verified: tls.authorized,
+    ...(tls.certExpiry !== undefined ? { certExpiry: new Date(tls.certExpiry * 1000).toISOString() } : {}),
+    ...(tls.authorizationError ? { error: tls.authorizationError } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { redact } from '../redact.js';
+import { listen } from '../shared/listen.js';
 import type { Probe } from './probe.js';
 
 export interface ProbeServer {
@@ -27,19 +27,14 @@ export async function startProbeServer(probe: Probe, host: string, port: number)
       return;
     }
     if (path === '/healthz')
-      return send(200, 'application/json', `${JSON.stringify({ status: 'ok', cycles: probe.cycles })}\n`);
+      return send(200, 'application/json', `${JSON.stringify({ status: 'ok', checks: probe.checks })}\n`);
     if (path === '/status')
       return send(200, 'application/json', `${redact(JSON.stringify(probe.statusJson(), null, 2))}\n`);
     send(404, 'text/plain', 'paths: /metrics /healthz /status\n');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const addr = server.address() as AddressInfo;
-  const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const address = await listen(server, host, port, '--listen');
   return {
-    url: `http://${h}:${addr.port}`,
+    url: `http://${address}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

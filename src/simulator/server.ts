@@ -1,8 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import https from 'node:https';
+import type { Socket } from 'node:net';
 import { type ApiModel, loadApiModel } from '../openapi/load.js';
 import { isEndpoint } from '../openapi/types.js';
 import { redactValue } from '../redact.js';
+import { listen } from '../shared/listen.js';
 import { TokenBucket } from '../shared/token-bucket.js';
 import { ADMIN, adminAnswer } from './admin.js';
 import { type Answer, refuse } from './answer.js';
@@ -33,6 +35,8 @@ export interface SimulatorOptions {
   /** The reading of what the provider leaves open (legal.ts). @defaultValue the reference reading */
   reading?: Reading;
   api?: ApiModel;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: { cert: string | Buffer; key: string | Buffer };
 }
 
 export interface Simulator {
@@ -74,13 +78,16 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   };
 
   // requireHostHeader off: a request without Host gets the envelope from this code, not an empty 400 from Node.
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+  const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     handle(req, res).catch((err: unknown) => {
       // A bug of the simulator itself: still the envelope, and the process goes on.
       if (!res.headersSent) send(res, refuse('INTERNAL_ERROR', `simulator error: ${(err as Error).message}`));
       else res.destroy();
     });
-  });
+  };
+  const server = opts.tls
+    ? https.createServer({ requireHostHeader: false, cert: opts.tls.cert, key: opts.tls.key }, serve)
+    : http.createServer({ requireHostHeader: false }, serve);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -169,15 +176,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     reply(handled.answer);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const addr = server.address() as AddressInfo;
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0, '--host/--port');
   const demo = fixture.accounts.find((a) => a.id === fixture.suite.account);
   return {
-    url: `http://${host}:${addr.port}${prefix}`,
+    url: `${opts.tls ? 'https' : 'http'}://${address}${prefix}`,
     apiKey: opts.apiKey ?? demo?.api_key ?? '',
     fixture,
     state,
