@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { runCli } from './helpers.ts';
@@ -38,5 +39,35 @@ describe('the h2h command line', () => {
     assert.equal(debug.code, 3);
     assert.match(debug.stderr, /\n\s+at /, 'the stack');
     assert.ok(!debug.stderr.includes('LEAK-canary'));
+  });
+
+  it('a port in use exits 2 with the reason, for the probe and the simulator alike', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const probe = await runCli(['probe', '--listen', `127.0.0.1:${port}`]);
+      assert.equal(probe.code, 2, probe.stderr);
+      assert.match(
+        probe.stderr,
+        new RegExp(
+          `^h2h probe: --listen: cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE \\(the port is in use`,
+          'm',
+        ),
+      );
+      assert.doesNotMatch(probe.stderr, /\n\s+at /, 'no stack');
+      const mock = await runCli(['mock', '--port', String(port)]);
+      assert.equal(mock.code, 2, mock.stderr);
+      assert.match(mock.stderr, /EADDRINUSE \(the port is in use/);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('the probe: 0 when every probe succeeded, 1 when one failed (tested in probe.test.ts), 3 on an internal error', async () => {
+    const r = await runCli(['probe', '--once'], { env: { H2H_INJECT: 'internal-error' } });
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^h2h probe: internal error: /);
   });
 });

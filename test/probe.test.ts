@@ -114,6 +114,28 @@ describe('each check: one bounded reason, within its deadline', () => {
       await html.close();
     }
   });
+
+  it('a 429, or a 503 with Retry-After, is rate_limited (with the wait asked); a bare 503 is http_status', async () => {
+    const envelope = JSON.stringify({ ok: false, status: 'RATE_LIMITED', message: 'slow down' });
+    const json = { 'content-type': 'application/json' };
+    const cases: [number, Record<string, string>, string, RegExp][] = [
+      [429, { ...json, 'retry-after': '7' }, 'rate_limited', /^HTTP 429, Retry-After 7$/],
+      [429, {}, 'rate_limited', /^HTTP 429$/],
+      [503, { 'content-type': 'text/plain', 'retry-after': '2' }, 'rate_limited', /^HTTP 503, Retry-After 2$/],
+      [503, { 'content-type': 'text/plain' }, 'http_status', /^HTTP 503/],
+    ];
+    for (const [status, headers, reason, message] of cases) {
+      const s = await oddServer(status, headers, status === 429 ? envelope : 'busy');
+      try {
+        const r = await check('saldo-user', { name: 'x', baseUrl: s.url, apiKey: 'k' });
+        assert.equal(r.reason, reason, `${status} ${JSON.stringify(headers)}`);
+        assert.match(r.message ?? '', message);
+        assert.deepEqual(r.findings, []);
+      } finally {
+        await s.close();
+      }
+    }
+  });
 });
 
 describe('read-only by construction', () => {
@@ -535,6 +557,10 @@ describe('probe process and server', () => {
       'h2h_probe_duration_seconds_bucket',
       'h2h_probe_failures_total',
       'h2h_probe_contract_violations_total',
+      'h2h_probe_tls_cert_expiry_timestamp_seconds',
+      'h2h_balance_timestamp_seconds',
+      'h2h_probe_schedule_lateness_seconds',
+      'nodejs_eventloop_lag_max_seconds',
     ]) {
       assert.ok(exprs.includes(metric), `dashboard shows ${metric}`);
     }
