@@ -94,31 +94,49 @@ try {
     return sum * 1000;
   };
 
-  // Warm-up, then latency: sequential, each measurement paired with the server's own timing of that request.
+  // Warm-up, then latency: each measurement paired with the server's own timing of that request.
   for (let i = 0; i < 20; i++) {
     await probeEndpoint(api, target, 'saldo-user', opts);
     await bbOnce();
   }
-  const probeDiff: number[] = [];
-  const probeMeasured: number[] = [];
-  const bbDiff: number[] = [];
-  const bbMeasured: number[] = [];
-  const truth: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const before = (await serverLog()).length;
+  const h2hOnce = async (): Promise<number> => {
     const r = await probeEndpoint(api, target, 'saldo-user', opts);
     if (!r.success) throw new Error(`probe check failed: ${r.reason} ${r.message}`);
-    const b = await bbOnce();
-    const log = await serverLog();
-    const [pEntry, bEntry] = log.slice(before).filter((e) => e.endpoint === 'saldo-user');
-    const tp = pEntry?.durationMs ?? Number.NaN;
-    const tb = bEntry?.durationMs ?? Number.NaN;
-    truth.push(tp);
-    probeMeasured.push(r.totalMs);
-    probeDiff.push(r.totalMs - tp);
-    bbMeasured.push(b);
-    bbDiff.push(b - tb);
-  }
+    return r.totalMs;
+  };
+  /**
+   * `inFlight` checks of one tool at once, SAMPLES in all. Each measurement is set against the server-side
+   * truth: its own request's when alone, the median of its round's requests when several are in flight (the
+   * server cannot tell which of them is which).
+   */
+  const errors = async (
+    once: () => Promise<number>,
+    inFlight: number,
+  ): Promise<{ measured: number[]; error: number[]; truth: number[] }> => {
+    const measured: number[] = [];
+    const error: number[] = [];
+    const truth: number[] = [];
+    for (let round = 0; round < SAMPLES / inFlight; round++) {
+      const before = (await serverLog()).length;
+      const ms = await Promise.all(Array.from({ length: inFlight }, once));
+      const t = (await serverLog())
+        .slice(before)
+        .filter((e) => e.endpoint === 'saldo-user')
+        .map((e) => e.durationMs ?? Number.NaN);
+      if (t.length !== inFlight) throw new Error(`the server saw ${t.length} requests, not ${inFlight}`);
+      const tm = inFlight === 1 ? (t[0] ?? Number.NaN) : median(t);
+      truth.push(...t);
+      for (const m of ms) {
+        measured.push(m);
+        error.push(m - tm);
+      }
+    }
+    return { measured, error, truth };
+  };
+  const runs = {
+    alone: { h2h: await errors(h2hOnce, 1), bb: await errors(bbOnce, 1) },
+    inFlight: { h2h: await errors(h2hOnce, CONCURRENCY), bb: await errors(bbOnce, CONCURRENCY) },
+  };
 
   // CPU and memory per 1,000 checks, 10 at a time.
   const pool = async (n: number, job: () => Promise<unknown>): Promise<void> => {
@@ -147,15 +165,23 @@ try {
   const f = (x: number): string => x.toFixed(2);
   console.log(`machine: ${machineLine()}`);
   console.log(
-    `simulator (separate process) with a fixed injected delay of ${DELAY_MS} ms; saldo-user over POST; ${SAMPLES} sequential samples each`,
+    `simulator (separate process) with a fixed injected delay of ${DELAY_MS} ms; saldo-user over POST; ${SAMPLES} samples per tool and case`,
   );
-  console.log(`ground truth (server-side, arrival to last byte): median ${f(median(truth))} ms`);
-  console.log(
-    `h2h probe measured:           median ${f(median(probeMeasured))} ms; measured - true: median ${f(median(probeDiff))} ms (target within 2 ms)`,
-  );
-  console.log(
-    `blackbox_exporter measured:   median ${f(median(bbMeasured))} ms (sum of probe_http_duration_seconds phases); measured - true: median ${f(median(bbDiff))} ms`,
-  );
+  for (const [name, run] of Object.entries(runs)) {
+    const abs = (xs: number[]): number[] => xs.map(Math.abs);
+    const h = median(abs(run.h2h.error));
+    const b = median(abs(run.bb.error));
+    console.log(
+      `${name === 'alone' ? 'alone (one check at a time)' : `${CONCURRENCY} checks in flight`}: server-side truth median ${f(median([...run.h2h.truth, ...run.bb.truth]))} ms`,
+    );
+    console.log(
+      `  h2h probe:          measured median ${f(median(run.h2h.measured))} ms; measured - true: median ${f(median(run.h2h.error))} ms, median |error| ${f(h)} ms`,
+    );
+    console.log(
+      `  blackbox_exporter:  measured median ${f(median(run.bb.measured))} ms (sum of probe_http_duration_seconds phases); measured - true: median ${f(median(run.bb.error))} ms, median |error| ${f(b)} ms`,
+    );
+    console.log(`  h2h |error| / blackbox |error|: ${f(h / b)} (target at most 1.00): ${h <= b ? 'met' : 'NOT MET'}`);
+  }
   console.log(
     `CPU per 1,000 checks: h2h probe ${f(probeCpu)} ms, blackbox_exporter ${f(bbCpu)} ms; ratio ${f(probeCpu / bbCpu)}x (target at most 1.5x)`,
   );

@@ -3,7 +3,6 @@ import { defaultTarget, type ProbeConfig, resolveProbeConfig } from '../probe/co
 import { makeLogger, Probe } from '../probe/probe.js';
 import { startProbeServer } from '../probe/server.js';
 import { redactValue, registerSecret } from '../redact.js';
-import { startSimulator } from '../simulator/server.js';
 import { type Command, EXIT, type Io, strFlag } from './command.js';
 
 export const probe: Command = {
@@ -68,7 +67,9 @@ schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe
       serverName: f('server-name'),
       insecureSkipVerify: values['insecure-skip-verify'] === true,
     });
-    const sim = cfg.targets.length === 0 ? await startSimulator() : undefined;
+    // The simulator is loaded only when it is probed: a probe of real targets does not hold it in memory.
+    const sim =
+      cfg.targets.length === 0 ? await (await import('../simulator/server.js')).startSimulator() : undefined;
     if (sim) {
       cfg = { ...cfg, targets: [defaultTarget(cfg, { name: 'simulator', baseUrl: sim.url, apiKey: sim.apiKey })] };
       io.err(`h2h probe: no target given: probing the embedded simulator at ${sim.url}`);

@@ -16,13 +16,13 @@ export type { TransportReason } from './transport.js';
 export interface Phases {
   /** Name resolution; 0 for an IP address. */
   dns: number;
-  /** From the address known until the TCP connection is up. */
+  /** From the connect call until the TCP connection is up. */
   connect: number;
   /** The TLS handshake; 0 on plain HTTP. */
   tls: number;
-  /** From the request written until the first byte of the answer. */
+  /** From the request handed to the connection (written at once) until the first byte of the answer. */
   firstByte: number;
-  /** From the first byte until the body was read (or cut). */
+  /** From the first byte until the last byte of the body arrived (or it was cut). */
   body: number;
 }
 
@@ -53,7 +53,10 @@ export interface CallResult {
   /** Present when the request failed at the transport level. */
   error?: { reason: TransportReason; message: string };
   phases: Phases;
-  /** Wall time of the whole call in milliseconds. */
+  /**
+   * Duration of the call in milliseconds: for an answer, the sum of its phases (the toolkit's own work between
+   * them, such as building the request, is not the target's time); for a failure, the wall time until it.
+   */
   totalMs: number;
   /** True when the body was longer than the cap and was cut. */
   truncated: boolean;
@@ -125,7 +128,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
   const port = Number(url.port) || (secure ? 443 : 80);
   const payload = opts.method === 'POST' ? Buffer.from(JSON.stringify(opts.params)) : undefined;
   const t0 = performance.now();
-  const marks = { resolved: 0, connected: 0, secured: 0, sent: 0, firstByte: 0, end: 0 };
+  const marks = { resolved: 0, connecting: 0, connected: 0, secured: 0, sent: 0, firstByte: 0, lastData: 0, end: 0 };
 
   return new Promise<CallResult>((resolve) => {
     let settled = false;
@@ -135,28 +138,29 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
     const phases = (): Phases => {
       const now = performance.now();
       const resolved = marks.resolved || now;
-      const connected = marks.connected || (marks.resolved ? now : resolved);
+      const connected = marks.connected || (marks.connecting ? now : 0);
       const secured = secure ? marks.secured || (marks.connected ? now : connected) : connected;
-      const sent = marks.sent || secured;
       return {
         dns: resolved - t0,
-        connect: marks.resolved ? connected - resolved : 0,
+        connect: marks.connecting ? connected - marks.connecting : 0,
         tls: secure && marks.connected ? secured - connected : 0,
-        firstByte: marks.sent ? (marks.firstByte || now) - sent : 0,
+        firstByte: marks.sent ? (marks.firstByte || now) - marks.sent : 0,
         body: marks.firstByte ? (marks.end || now) - marks.firstByte : 0,
       };
     };
+    const sumOf = (p: Phases): number => p.dns + p.connect + p.tls + p.firstByte + p.body;
     const finish = (result: Omit<CallResult, 'phases' | 'totalMs' | 'truncated'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket?.destroy();
       // The request's time ends with its last byte read (or its failure), before any parsing of ours.
+      const p = phases();
       resolve({
         ...result,
         ...(tlsInfo ? { tls: tlsInfo } : {}),
-        phases: phases(),
-        totalMs: (marks.end || performance.now()) - t0,
+        phases: p,
+        totalMs: result.exchange ? sumOf(p) : performance.now() - t0,
         truncated,
       });
     };
@@ -168,9 +172,17 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
       tls: secure,
     });
 
-    const request = (conn: net.Socket): void => {
+    /**
+     * Builds the request (headers and body ready) and gives back the function that hands it its connection:
+     * the building is the toolkit's work and happens before any phase is timed.
+     */
+    const request = (): ((conn: net.Socket) => void) => {
+      let handOver: ((err: Error | null, socket: net.Socket) => void) | undefined;
       const req = http.request({
-        createConnection: () => conn,
+        createConnection: (_options, oncreate) => {
+          handOver = oncreate;
+          return undefined;
+        },
         method: opts.method,
         host,
         port,
@@ -182,18 +194,14 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
         },
       });
-      req.on('finish', () => {
-        marks.sent = performance.now();
-      });
-      conn.once('data', () => {
-        marks.firstByte = performance.now();
-      });
       req.on('error', (err: NodeJS.ErrnoException) => {
         if (!settled) fail(marks.sent ? 'reset' : 'connect', `${err.code ?? err.name}: ${err.message}`);
       });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        // With a declared length, the body ends at the chunk that completes it (not at the stream's later 'end').
+        const declared = Number(res.headers['content-length'] ?? Number.NaN);
         const complete = (): void => {
           const bodyText = Buffer.concat(chunks).toString('utf8');
           let body: unknown;
@@ -216,7 +224,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
             ),
             bodyText,
             body,
-            durationMs: (marks.end || performance.now()) - t0,
+            durationMs: sumOf(phases()),
           };
           finish(
             truncated
@@ -225,10 +233,12 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           );
         };
         res.on('data', (chunk: Buffer) => {
+          // The bytes of this chunk came with the socket's last data event, timed before any parsing.
+          const at = marks.lastData || performance.now();
           if (truncated) return;
           const room = bodyCap - size;
           if (chunk.length > room) {
-            marks.end = performance.now();
+            marks.end = at;
             chunks.push(chunk.subarray(0, room));
             size = bodyCap;
             truncated = true;
@@ -237,10 +247,12 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           }
           chunks.push(chunk);
           size += chunk.length;
+          if (size === declared) marks.end = at;
         });
         res.on('end', () => {
-          marks.end = performance.now();
-          complete();
+          marks.end ||= marks.lastData || performance.now();
+          // Read after the socket events already due: another call's last byte is timed before this parsing.
+          setImmediate(complete);
         });
         res.on('error', (err) => {
           if (!truncated) fail('reset', `body: ${err.message}`);
@@ -251,14 +263,27 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
       });
       if (payload) req.end(payload);
       else req.end();
+      return (conn) => {
+        // Before the HTTP parser's own listener: each chunk is timed as it arrives, before it is parsed.
+        conn.on('data', () => {
+          marks.lastData = performance.now();
+          marks.firstByte ||= marks.lastData;
+        });
+        handOver?.(null, conn);
+      };
     };
 
     const connect = (address: string, family: number): void => {
-      const raw = net.connect({ host: address, port, family });
+      // The socket is built first: its construction is the toolkit's work, not the target's connect time.
+      const raw = new net.Socket();
       socket = raw;
       raw.once('connect', () => {
         marks.connected = performance.now();
-        if (!secure) return request(raw);
+        // Plain HTTP: the request waits in the socket's buffer and Node writes it right after this handler.
+        if (!secure) {
+          marks.sent = marks.connected;
+          return;
+        }
         const name = opts.tls?.serverName ?? host;
         const t = tls.connect({
           socket: raw,
@@ -281,7 +306,9 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           if (expiry !== undefined) tlsInfo.certExpiry = expiry;
           if (!t.authorized && !opts.tls?.insecureSkipVerify)
             return fail('tls', `the certificate does not verify: ${tlsInfo.authorizationError ?? 'unknown reason'}`);
-          request(t);
+          const send = request();
+          marks.sent = performance.now();
+          send(t);
         });
         t.on('error', (err: NodeJS.ErrnoException) => {
           if (!marks.secured) fail('tls', `handshake: ${err.code ?? err.name}: ${err.message}`);
@@ -291,6 +318,21 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         if (!settled && !marks.sent)
           fail(reasonOfCode(err.code ?? '', reached()), `${err.code ?? err.name}: ${err.message}`);
         else if (!settled) fail('reset', `${err.code ?? err.name}: ${err.message}`);
+      });
+      // Plain HTTP: the request is built before connecting and waits in the socket's buffer, so no work of ours
+      // sits between the connection and the request's first byte. Over TLS it is built only once the
+      // certificate has verified: nothing is sent before.
+      const send = secure ? undefined : request();
+      // Connected once the work already due has run (other calls' set-up included), so that it is not timed.
+      setImmediate(() => {
+        if (settled) return;
+        // Node makes the connect call on the next tick, after building the socket's handle; this tick runs
+        // just before it, so the phase starts at the call itself.
+        process.nextTick(() => {
+          marks.connecting = performance.now();
+        });
+        raw.connect({ host: address, port, family });
+        send?.(raw);
       });
     };
 
