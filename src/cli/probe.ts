@@ -68,8 +68,7 @@ schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe
       insecureSkipVerify: values['insecure-skip-verify'] === true,
     });
     // The simulator is loaded only when it is probed: a probe of real targets does not hold it in memory.
-    const sim =
-      cfg.targets.length === 0 ? await (await import('../simulator/server.js')).startSimulator() : undefined;
+    const sim = cfg.targets.length === 0 ? await (await import('../simulator/server.js')).startSimulator() : undefined;
     if (sim) {
       cfg = { ...cfg, targets: [defaultTarget(cfg, { name: 'simulator', baseUrl: sim.url, apiKey: sim.apiKey })] };
       io.err(`h2h probe: no target given: probing the embedded simulator at ${sim.url}`);
