@@ -5,15 +5,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { runInProcess } from '../src/gate/in-process-runner.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import { startSimulator } from '../src/simulator/server.ts';
-import { machineLine, median } from './machine.ts';
+import { BIN, machineLine, median } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const reports = mkdtempSync(join(tmpdir(), 'h2h-bench-'));
 
 async function reference(): Promise<number> {
@@ -42,7 +40,7 @@ const gate: number[] = [];
 const ref: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [bin, 'contract', '--reports-dir', join(reports, String(i))], {
+  const r = spawnSync(process.execPath, [BIN, 'contract', '--reports-dir', join(reports, String(i))], {
     env: { ...process.env, H2H_BASE_URL: '', H2H_API_KEY: '' },
     encoding: 'utf8',
   });

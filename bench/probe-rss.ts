@@ -3,10 +3,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { machineLine } from './machine.ts';
+import { BIN, machineLine } from './machine.ts';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 40);
-const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 function rssKiB(pid: number): number {
@@ -64,12 +63,12 @@ for (const [name, code] of refs) {
   await stop(child);
 }
 
-const mock = await start([bin, 'mock'], /H2H_BASE_URL=(\S+)\nH2H_API_KEY=(\S+)/);
+const mock = await start([BIN, 'mock'], /H2H_BASE_URL=(\S+)\nH2H_API_KEY=(\S+)/);
 const url = mock.match[1] ?? '';
 const key = mock.match[2] ?? '';
 const probe = await start(
   [
-    bin,
+    BIN,
     'probe',
     '--base-url',
     url,

@@ -4,54 +4,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { freePort } from '../src/shared/free-port.ts';
 import type { LogEntry } from '../src/simulator/server.ts';
-import { machineLine, median } from './machine.ts';
+import { BIN, machineLine, median, procCpuMs, procRssMiB, startMock, waitFor } from './machine.ts';
 
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const CPU_CHECKS = 1000;
 const CONCURRENCY = 10;
-const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-const CLK_TCK = 100; // Linux USER_HZ
-
-function procCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK; // utime + stime
-}
-function procRssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(m?.[1] ?? 0) / 1024;
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if ((await fetch(url).catch(() => undefined))?.ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never answered`);
-}
-
-function startMock(): Promise<{ child: ChildProcess; url: string; key: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'mock', '--latency-ms', String(DELAY_MS)], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /H2H_BASE_URL=(\S+)/.exec(out)?.[1];
-      const key = /H2H_API_KEY=(\S+)/.exec(out)?.[1];
-      if (url && key) resolve({ child, url, key });
-    });
-    child.on('exit', (c) => reject(new Error(`mock exited ${c}`)));
-  });
-}
-
-const mock = await startMock();
+const mock = await startMock(DELAY_MS);
 const bbPort = await freePort();
 const dir = mkdtempSync(join(tmpdir(), 'h2h-bb-'));
 writeFileSync(

@@ -1,10 +1,8 @@
 // How long `h2h --help` takes beside `node -e 0`, measured in the same run: median of RUNS each, alternating.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { machineLine, median } from './machine.ts';
+import { BIN, machineLine, median } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const bin = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 function timeMs(args: string[]): number {
   const t0 = process.hrtime.bigint();
@@ -16,12 +14,12 @@ function timeMs(args: string[]): number {
 
 // One of each first, unmeasured: the file cache is warm for both.
 timeMs(['-e', '0']);
-timeMs([bin, '--help']);
+timeMs([BIN, '--help']);
 const bare: number[] = [];
 const help: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   bare.push(timeMs(['-e', '0']));
-  help.push(timeMs([bin, '--help']));
+  help.push(timeMs([BIN, '--help']));
 }
 const f = (x: number): string => x.toFixed(1);
 console.log(`machine: ${machineLine()}`);

@@ -1,9 +1,10 @@
 import { lookup } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { reasonOfCode, type TransportReason } from './transport.js';
 
@@ -86,6 +87,13 @@ export function endpointUrl(baseUrl: string, endpoint: Endpoint, method: Method,
     }
   }
   return url.toString();
+}
+
+/** node:tls, loaded by the first HTTPS call: a probe of plain-HTTP targets does not hold it in memory. */
+let tlsModule: typeof tls | undefined;
+function tlsConnect(options: tls.ConnectionOptions): tls.TLSSocket {
+  tlsModule ??= createRequire(import.meta.url)('node:tls') as typeof tls;
+  return tlsModule.connect(options);
 }
 
 const caCache = new Map<string, Buffer>();
@@ -285,7 +293,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           return;
         }
         const name = opts.tls?.serverName ?? host;
-        const t = tls.connect({
+        const t = tlsConnect({
           socket: raw,
           // The name the certificate must carry (SNI is sent for names, never for an IP address).
           host: name,

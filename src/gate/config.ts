@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Static, Type } from '@sinclair/typebox';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
 import { parseBoolean, parseDuration, parseRate } from '../shared/config-values.js';
@@ -70,38 +70,43 @@ export const DEFAULT_EXAMPLES = 25;
 const DURATION = '^[0-9]+(ms|s)$';
 
 /** The config file: what a team commits (no key in it, ever). Its type is derived from this schema. */
-const FILE_SCHEMA = Type.Object(
-  {
-    base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
-    api_key_file: Type.Optional(Type.String({ minLength: 1 })),
-    api_key_env: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
-    allow_writes: Type.Optional(Type.Boolean()),
-    product: Type.Optional(Type.String({ minLength: 1 })),
-    kind: Type.Optional(oneOf(['akrab', 'circle'])),
-    msisdns: Type.Optional(Type.Array(Type.String({ pattern: '^(08|62)[0-9]{7,12}$' }))),
-    max_invites: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-    trx_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    strict: Type.Optional(Type.Boolean()),
-    timeout: Type.Optional(Type.String({ pattern: DURATION })),
-    rate_limit: Type.Optional(Type.String({ minLength: 1 })),
-    max_wait: Type.Optional(Type.String({ pattern: DURATION })),
-    settle: Type.Optional(Type.String({ pattern: DURATION })),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
-    examples: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-    known_statuses: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    known_http_statuses: Type.Optional(Type.Array(Type.Integer({ minimum: 100, maximum: 599 }))),
-    deviations: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { clause: Type.String({ pattern: '^[A-Z]+-[0-9]+$' }), reason: Type.String({ minLength: 3 }) },
-          { additionalProperties: false },
-        ),
-      ),
-    ),
+const FILE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    base_url: { type: 'string', pattern: '^https?://' },
+    api_key_file: { type: 'string', minLength: 1 },
+    api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+    allow_writes: { type: 'boolean' },
+    product: { type: 'string', minLength: 1 },
+    kind: oneOf(['akrab', 'circle']),
+    msisdns: { type: 'array', items: { type: 'string', pattern: '^(08|62)[0-9]{7,12}$' } },
+    max_invites: { type: 'integer', minimum: 0, maximum: 1000 },
+    trx_id: { type: 'string', minLength: 1, maxLength: 64 },
+    strict: { type: 'boolean' },
+    timeout: { type: 'string', pattern: DURATION },
+    rate_limit: { type: 'string', minLength: 1 },
+    max_wait: { type: 'string', pattern: DURATION },
+    settle: { type: 'string', pattern: DURATION },
+    seed: { type: 'integer', minimum: 0, maximum: 2 ** 31 - 1 },
+    examples: { type: 'integer', minimum: 0, maximum: 10_000 },
+    known_statuses: { type: 'array', items: { type: 'string', minLength: 1 } },
+    known_http_statuses: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } },
+    deviations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['clause', 'reason'],
+        properties: {
+          clause: { type: 'string', pattern: '^[A-Z]+-[0-9]+$' },
+          reason: { type: 'string', minLength: 3 },
+        },
+      },
+    },
   },
-  { additionalProperties: false },
-);
-type FileConfig = Static<typeof FILE_SCHEMA>;
+} as const satisfies JSONSchema;
+type FileConfig = FromSchema<typeof FILE_SCHEMA>;
 
 /** Flags of `h2h contract`, as parsed. */
 export interface ContractFlags {
@@ -139,7 +144,7 @@ const MSISDN = /^(08|62)[0-9]{7,12}$/;
 export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessEnv = process.env): ContractConfig {
   const path = flags.config ?? env.H2H_CONFIG;
   const file: FileConfig = path
-    ? checkConfig(FILE_SCHEMA, readYamlFile(path, 'config file') ?? {}, `config file ${path}`)
+    ? checkConfig<FileConfig>(FILE_SCHEMA, readYamlFile(path, 'config file') ?? {}, `config file ${path}`)
     : {};
   if (path && file && 'api_key' in (file as object))
     throw new UsageError(`config file ${path}: never put the key in a config file; use api_key_file or api_key_env`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type Static, Type } from '@sinclair/typebox';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import cron from 'node-cron';
 import type { TlsOptions } from '../client/client.js';
 import type { Target } from '../client/target.js';
@@ -53,47 +53,48 @@ export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = {
   logFormat: 'text',
 };
 
-const NAME = '^[A-Za-z0-9_-]{1,64}$';
-const FILE_SCHEMA = Type.Object(
-  {
-    schedule: Type.Optional(Type.String()),
-    timeout: Type.Optional(Type.String()),
-    body_cap: Type.Optional(Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024 })),
-    listen: Type.Optional(Type.String()),
-    history_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    method: Type.Optional(oneOf(['GET', 'POST'])),
-    log_format: Type.Optional(oneOf(['text', 'json'])),
-    targets: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            name: Type.String({ pattern: NAME }),
-            base_url: Type.String({ pattern: '^https?://' }),
-            api_key_env: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
-            api_key_file: Type.Optional(Type.String({ minLength: 1 })),
-            trx_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-            schedule: Type.Optional(Type.String()),
-            timeout: Type.Optional(Type.String()),
-            tls: Type.Optional(
-              Type.Object(
-                {
-                  ca_file: Type.Optional(Type.String({ minLength: 1 })),
-                  server_name: Type.Optional(Type.String({ minLength: 1 })),
-                  insecure_skip_verify: Type.Optional(Type.Boolean()),
-                },
-                { additionalProperties: false },
-              ),
-            ),
+const NAME = '^[A-Za-z0-9_-]{1,64}$' as const;
+const FILE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    schedule: { type: 'string' },
+    timeout: { type: 'string' },
+    body_cap: { type: 'integer', minimum: 1024, maximum: 64 * 1024 * 1024 },
+    listen: { type: 'string' },
+    history_limit: { type: 'integer', minimum: 1, maximum: 100 },
+    method: oneOf(['GET', 'POST']),
+    log_format: oneOf(['text', 'json']),
+    targets: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'base_url'],
+        properties: {
+          name: { type: 'string', pattern: NAME },
+          base_url: { type: 'string', pattern: '^https?://' },
+          api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          api_key_file: { type: 'string', minLength: 1 },
+          trx_id: { type: 'string', minLength: 1, maxLength: 64 },
+          schedule: { type: 'string' },
+          timeout: { type: 'string' },
+          tls: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              ca_file: { type: 'string', minLength: 1 },
+              server_name: { type: 'string', minLength: 1 },
+              insecure_skip_verify: { type: 'boolean' },
+            },
           },
-          { additionalProperties: false },
-        ),
-        { minItems: 1 },
-      ),
-    ),
+        },
+      },
+    },
   },
-  { additionalProperties: false },
-);
-type ProbeFile = Static<typeof FILE_SCHEMA>;
+} as const satisfies JSONSchema;
+type ProbeFile = FromSchema<typeof FILE_SCHEMA>;
 
 export interface ProbeFlags {
   config?: string;
@@ -169,7 +170,11 @@ function timing(
 /** Resolves the probe config: flags over the file over the defaults. Targets' keys come from env or files. */
 export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = process.env): ProbeConfig {
   const file: ProbeFile = flags.config
-    ? (checkConfig(FILE_SCHEMA, readYamlFile(flags.config, 'config file') ?? {}, `config file ${flags.config}`) ?? {})
+    ? (checkConfig<ProbeFile>(
+        FILE_SCHEMA,
+        readYamlFile(flags.config, 'config file') ?? {},
+        `config file ${flags.config}`,
+      ) ?? {})
     : {};
   // Paths in the config file are read from its own folder.
   const here = (path: string): string => (flags.config ? resolve(dirname(flags.config), path) : path);

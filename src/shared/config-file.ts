@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { JSONSchema } from 'json-schema-to-ts';
 import { parse } from 'yaml';
 import { convertAjvErrors } from './ajv-issues.js';
 import { pointerToPath } from './jsonpath.js';
 
 /** A string that is one of `values`, as a JSON Schema `enum` (its errors read "must be one of ..."). */
-export function oneOf<const T extends string>(values: readonly T[]) {
-  return Type.Unsafe<T>({ type: 'string', enum: [...values] });
+export function oneOf<const T extends readonly string[]>(values: T): { readonly type: 'string'; readonly enum: T } {
+  return { type: 'string', enum: values };
 }
 
 /** A usage or configuration error: the command prints its message and exits 2. */
@@ -17,12 +17,13 @@ export class UsageError extends Error {}
 const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
 
 /**
- * Validates a config value with ajv against its schema (TypeBox, so the config's type is derived from the same
- * schema and the two cannot disagree) and throws UsageError with one exact line per problem.
+ * Validates a config value with ajv against its schema and throws UsageError with one exact line per problem.
+ * Each schema is a plain JSON Schema written `as const`; its type is derived from it by json-schema-to-ts
+ * (`FromSchema`, at compile time only), so the two cannot disagree.
  */
-export function checkConfig<S extends TSchema>(schema: S, value: unknown, source: string): Static<S> {
-  const validate = ajv.compile(schema);
-  if (validate(value)) return value as Static<S>;
+export function checkConfig<T>(schema: JSONSchema, value: unknown, source: string): T {
+  const validate = ajv.compile(schema as object);
+  if (validate(value)) return value as T;
   throw new UsageError(
     `${source} is invalid:\n${configLines(validate.errors ?? [], value)
       .map((l) => `  - ${l}`)

@@ -1,75 +1,93 @@
 import { fileURLToPath } from 'node:url';
-import { type Static, Type } from '@sinclair/typebox';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { maskPhone } from '../redact.js';
 import { checkConfig, oneOf, readYamlFile, UsageError } from '../shared/config-file.js';
 
 export const DEFAULT_FIXTURES = fileURLToPath(new URL('./fixtures.yaml', import.meta.url));
 
-const phone62 = Type.String({ pattern: '^62[0-9]{7,13}$' });
+const phone62 = { type: 'string', pattern: '^62[0-9]{7,13}$' } as const;
 const kind = oneOf(['akrab', 'circle']);
-const closed = { additionalProperties: false } as const;
 
 /** The simulator's state file; the Fixture type is derived from this schema. */
-const FIXTURE_SCHEMA = Type.Object(
-  {
-    accounts: Type.Array(
-      Type.Object(
-        {
-          id: Type.String({ minLength: 1 }),
-          api_key: Type.String({ minLength: 8 }),
-          saldo: Type.Integer({ minimum: 0 }),
+const FIXTURE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['accounts', 'products', 'managers', 'suite', 'history'],
+  properties: {
+    accounts: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'api_key', 'saldo'],
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          api_key: { type: 'string', minLength: 8 },
+          saldo: { type: 'integer', minimum: 0 },
         },
-        closed,
-      ),
-      { minItems: 1 },
-    ),
-    products: Type.Array(
-      Type.Object(
-        {
-          code: Type.String({ minLength: 1 }),
-          name: Type.String({ minLength: 1 }),
-          kind,
-          price: Type.Integer({ minimum: 1 }),
-        },
-        closed,
-      ),
-      { minItems: 1 },
-    ),
-    managers: Type.Array(
-      Type.Object({ number: phone62, account: Type.String(), kind, slots: Type.Integer({ minimum: 1 }) }, closed),
-    ),
-    /** What the contract gate uses against this simulator when no flags say otherwise. */
-    suite: Type.Object(
-      {
-        account: Type.String(),
-        product: Type.String(),
-        kind,
-        msisdns: Type.Array(Type.String({ pattern: '^(08|62)[0-9]{7,12}$' }), { minItems: 1 }),
-        max_invites: Type.Integer({ minimum: 0 }),
       },
-      closed,
-    ),
-    history: Type.Array(
-      Type.Object(
-        {
-          trx_id: Type.String({ minLength: 1, maxLength: 64 }),
-          account: Type.String(),
+    },
+    products: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'name', 'kind', 'price'],
+        properties: {
+          code: { type: 'string', minLength: 1 },
+          name: { type: 'string', minLength: 1 },
+          kind,
+          price: { type: 'integer', minimum: 1 },
+        },
+      },
+    },
+    managers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['number', 'account', 'kind', 'slots'],
+        properties: { number: phone62, account: { type: 'string' }, kind, slots: { type: 'integer', minimum: 1 } },
+      },
+    },
+    /** What the contract gate uses against this simulator when no flags say otherwise. */
+    suite: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['account', 'product', 'kind', 'msisdns', 'max_invites'],
+      properties: {
+        account: { type: 'string' },
+        product: { type: 'string' },
+        kind,
+        msisdns: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^(08|62)[0-9]{7,12}$' } },
+        max_invites: { type: 'integer', minimum: 0 },
+      },
+    },
+    history: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['trx_id', 'account', 'manager', 'member', 'product', 'date'],
+        properties: {
+          trx_id: { type: 'string', minLength: 1, maxLength: 64 },
+          account: { type: 'string' },
           manager: phone62,
           member: phone62,
-          product: Type.String(),
-          date: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' }),
+          product: { type: 'string' },
+          date: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
         },
-        closed,
-      ),
-    ),
+      },
+    },
   },
-  closed,
-);
-export type Fixture = Static<typeof FIXTURE_SCHEMA>;
+} as const satisfies JSONSchema;
+export type Fixture = FromSchema<typeof FIXTURE_SCHEMA>;
 
 /** Loads a fixture file, validated by schema and by its cross-references; UsageError names every problem. */
 export function loadFixture(path = DEFAULT_FIXTURES): Fixture {
-  const fx = checkConfig(FIXTURE_SCHEMA, readYamlFile(path, 'fixture file'), `fixture file ${path}`);
+  const fx = checkConfig<Fixture>(FIXTURE_SCHEMA, readYamlFile(path, 'fixture file'), `fixture file ${path}`);
   const problems: string[] = [];
   const accounts = new Set(fx.accounts.map((a) => a.id));
   const keys = new Set<string>();
