@@ -1,14 +1,14 @@
 // The probe's latency measurement against ground truth and against blackbox_exporter, and its CPU and memory
 // per 1,000 checks beside blackbox_exporter's, in one run against the simulator with a fixed injected delay.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { freePort } from '../src/shared/free-port.ts';
 import type { LogEntry } from '../src/simulator/server.ts';
-import { BIN, machineLine, median, procCpuMs, procRssMiB, startMock, waitFor } from './machine.ts';
+import { machineLine, median, procCpuMs, procRssMiB, startMock, waitFor } from './machine.ts';
 
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);

@@ -205,6 +205,16 @@ export function startProbe(target: { url: string; apiKey: string }, extra: strin
   return startCli(args, /^H2H_PROBE_URL=(\S+)$/m);
 }
 
+/** Samples of a Prometheus text exposition, by `name{labels}`. */
+export function samples(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    if (m?.[1]) out.set(m[1], Number(m[2]));
+  }
+  return out;
+}
+
 /** A target as the config would resolve it (no jitter unless given). */
 export function targetFor(sim: { url: string; apiKey: string }, over: Partial<ProbeTarget> = {}): ProbeTarget {
   return {

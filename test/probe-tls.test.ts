@@ -11,7 +11,7 @@ import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget, resolveProbeConfig 
 import { Probe } from '../src/probe/probe.ts';
 import { probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { runCli, startCli, targetFor } from './helpers.ts';
+import { runCli, samples, startCli, targetFor } from './helpers.ts';
 import { hasOpenssl, makePki, type TestCert, type TestPki } from './tls-certs.ts';
 
 const api = loadApiModel();
@@ -25,16 +25,6 @@ const config = (targets: ProbeTarget[]): ProbeConfig => ({
   targets,
   listen: { host: '127.0.0.1', port: 0 },
 });
-
-/** Samples of a Prometheus text exposition, by `name{labels}`. */
-function samples(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
-    if (m?.[1]) out.set(m[1], Number(m[2]));
-  }
-  return out;
-}
 
 async function exposition(p: Probe): Promise<{ text: string; m: Map<string, number> }> {
   const text = (await p.metrics.exposition(undefined)).body;

@@ -12,13 +12,13 @@ import { Gauge } from 'prom-client';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget } from '../src/probe/config.ts';
-import { PHASES } from '../src/probe/metrics.ts';
+import { EXPORTER_OUTCOMES, PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { freePort, ROOT, runCli, startCli, startProbe, targetFor } from './helpers.ts';
+import { freePort, ROOT, runCli, samples, startCli, startProbe, targetFor } from './helpers.ts';
 
 const api = loadApiModel();
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-probe-'));
@@ -200,16 +200,6 @@ describe('memory stays bounded', () => {
   });
 });
 
-/** Parses the Prometheus text format into {name{labels}: value}. */
-function samples(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
-    if (m?.[1]) out.set(m[1], Number(m[2]));
-  }
-  return out;
-}
-
 describe('the running probe', () => {
   let sim: Simulator;
   let probe: Awaited<ReturnType<typeof startCli>>;
@@ -334,6 +324,7 @@ describe('the running probe', () => {
       ...PROBE_REASONS,
       ...Object.values(PHASES),
       ...CLAUSE_IDS,
+      ...EXPORTER_OUTCOMES,
     ]);
     for (const m of text.matchAll(/^(h2h_\w+)\{([^}]*)\}/gm)) {
       for (const [, , v] of (m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) {
@@ -541,6 +532,8 @@ describe('probe process and server', () => {
     const dir = join(ROOT, 'monitoring');
     for (const args of [
       ['check', 'config', 'prometheus.yml'],
+      ['check', 'config', 'prometheus-exporter.yml'],
+      ['check', 'config', 'prometheus-sharded.yml'],
       ['check', 'rules', 'alerts.yml'],
       ['test', 'rules', 'alerts.test.yml'],
     ]) {

@@ -1,5 +1,5 @@
 import { loadApiModel } from '../openapi/load.js';
-import { defaultTarget, type ProbeConfig, resolveProbeConfig } from '../probe/config.js';
+import { defaultTarget, NO_SCHEDULE, type ProbeConfig, resolveProbeConfig } from '../probe/config.js';
 import { makeLogger, Probe } from '../probe/probe.js';
 import { startProbeServer } from '../probe/server.js';
 import { redactValue, registerSecret } from '../redact.js';
@@ -8,10 +8,12 @@ import { type Command, EXIT, type Io, strFlag } from './command.js';
 export const probe: Command = {
   name: 'probe',
   usage:
-    'h2h probe [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--name NAME] [--trx-id ID] [--ca-file PEM] [--server-name NAME] [--insecure-skip-verify] [--schedule CRON] [--timeout 10s] [--listen HOST:PORT] [--log-format text|json] [--once [--json]]',
+    'h2h probe [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--name NAME] [--trx-id ID] [--ca-file PEM] [--server-name NAME] [--insecure-skip-verify] [--schedule CRON | --exporter [--timeout-offset 500ms]] [--timeout 10s] [--listen HOST:PORT] [--log-format text|json] [--once [--json]]',
   help: `Probes saldo-user, history-transaksi (small limit) and cek-trx-id of every target, each target on its own
 node-cron schedule offset by its own jitter, validates each answer against openapi.yaml and the read-only
-clauses, and serves /metrics, /healthz and /status. It cannot call invite-member. With no target at all it
+clauses, and serves /metrics, /healthz and /status. It cannot call invite-member. /probe?target=NAME[&endpoint=E]
+checks a configured target now and answers with that check's metrics alone (the exporter mode, for Prometheus
+to schedule and shard; --exporter or schedule 'none' leaves the schedule to it). With no target at all it
 probes the embedded simulator. When ready it prints H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the
 schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe failed (--once),
 2 usage or configuration (a port in use included), 3 internal error.
@@ -26,7 +28,10 @@ schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe
   --ca-file PEM        HTTPS: the CAs to trust instead of the system's
   --server-name NAME   HTTPS: the name the certificate must carry, when not the URL's host
   --insecure-skip-verify  HTTPS: probe even when the certificate does not verify (its expiry still exported)
-  --schedule CRON      with seconds (default '*/30 * * * * *')
+  --schedule CRON      with seconds (default '*/30 * * * * *'); 'none': only when scraped at /probe
+  --exporter           no schedule of its own: every target is checked when Prometheus scrapes
+                       /probe?target=NAME, within its scrape timeout
+  --timeout-offset D   /probe: taken off X-Prometheus-Scrape-Timeout-Seconds (default 500ms)
   --timeout D          per request; the three probes of a check run at once and must end within the
                        interval (default 10s)
   --listen HOST:PORT   metrics server (default 127.0.0.1:9464; port 0 picks a free one)
@@ -44,6 +49,8 @@ schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe
     'server-name': { type: 'string' },
     'insecure-skip-verify': { type: 'boolean' },
     schedule: { type: 'string' },
+    exporter: { type: 'boolean' },
+    'timeout-offset': { type: 'string' },
     timeout: { type: 'string' },
     listen: { type: 'string' },
     'log-format': { type: 'string' },
@@ -66,6 +73,8 @@ schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe
       caFile: f('ca-file'),
       serverName: f('server-name'),
       insecureSkipVerify: values['insecure-skip-verify'] === true,
+      exporter: values.exporter === true,
+      timeoutOffset: f('timeout-offset'),
     });
     // The simulator is loaded only when it is probed: a probe of real targets does not hold it in memory.
     const sim = cfg.targets.length === 0 ? await (await import('../simulator/server.js')).startSimulator() : undefined;
@@ -110,7 +119,7 @@ async function serve(p: Probe, cfg: ProbeConfig, io: Io): Promise<number> {
   p.start();
   process.stdout.write(`H2H_PROBE_URL=${server.url}\n`);
   io.err(
-    `h2h probe: ${cfg.targets.map((t) => `${t.name} on '${t.schedule}' +${t.jitterMs} ms, timeout ${t.timeoutMs} ms`).join('; ')}; metrics at ${server.url}/metrics`,
+    `h2h probe: ${cfg.targets.map((t) => (t.schedule === NO_SCHEDULE ? `${t.name} at /probe only` : `${t.name} on '${t.schedule}' +${t.jitterMs} ms`)).join('; ')}; metrics at ${server.url}/metrics, ${server.url}/probe?target=NAME`,
   );
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

@@ -14,7 +14,7 @@ export interface ProbeTarget extends Target {
   name: string;
   /** Transaction looked up by cek-trx-id; else the newest from history (from the cycle before). */
   trxId?: string;
-  /** Its own node-cron schedule, with seconds. @defaultValue the config's `schedule` */
+  /** Its own node-cron schedule, with seconds, or `none`: checked only when scraped at /probe. @defaultValue the config's `schedule` */
   schedule: string;
   /** One overall deadline per request; the target's probes run at once, so this must fit its interval. */
   timeoutMs: number;
@@ -40,7 +40,12 @@ export interface ProbeConfig {
   method: 'GET' | 'POST';
   /** @defaultValue 'text' */
   logFormat: 'text' | 'json';
+  /** /probe: taken off Prometheus' scrape timeout, so the answer is written before it gives up. @defaultValue 500 */
+  timeoutOffsetMs: number;
 }
+
+/** The schedule of a target checked only when Prometheus scrapes /probe (the exporter mode). */
+export const NO_SCHEDULE = 'none';
 
 /** Every default, written down once. */
 export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = {
@@ -51,6 +56,7 @@ export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = {
   historyLimit: 5,
   method: 'POST',
   logFormat: 'text',
+  timeoutOffsetMs: 500,
 };
 
 const NAME = '^[A-Za-z0-9_-]{1,64}$' as const;
@@ -65,6 +71,7 @@ const FILE_SCHEMA = {
     history_limit: { type: 'integer', minimum: 1, maximum: 100 },
     method: oneOf(['GET', 'POST']),
     log_format: oneOf(['text', 'json']),
+    timeout_offset: { type: 'string' },
     targets: {
       type: 'array',
       minItems: 1,
@@ -110,6 +117,9 @@ export interface ProbeFlags {
   caFile?: string;
   serverName?: string;
   insecureSkipVerify?: boolean;
+  /** The exporter mode: no schedule of its own (every target `none`). */
+  exporter?: boolean;
+  timeoutOffset?: string;
 }
 
 /** `host:port` with a numeric port. */
@@ -134,6 +144,7 @@ export function shortestInterval(schedule: string): number {
 }
 
 function checkSchedule(schedule: string, where = 'schedule'): void {
+  if (schedule === NO_SCHEDULE) return;
   const v = cron.validateDetailed(schedule);
   if (!v.valid) {
     throw new UsageError(
@@ -159,6 +170,7 @@ function timing(
   where: string,
 ): Pick<ProbeTarget, 'schedule' | 'timeoutMs' | 'jitterMs'> {
   checkSchedule(schedule, where);
+  if (schedule === NO_SCHEDULE) return { schedule, timeoutMs, jitterMs: 0 };
   const interval = shortestInterval(schedule);
   if (timeoutMs >= interval)
     throw new UsageError(
@@ -178,7 +190,9 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
     : {};
   // Paths in the config file are read from its own folder.
   const here = (path: string): string => (flags.config ? resolve(dirname(flags.config), path) : path);
-  const schedule = flags.schedule ?? file.schedule ?? PROBE_DEFAULTS.schedule;
+  if (flags.exporter && flags.schedule)
+    throw new UsageError('--exporter and --schedule exclude each other: in the exporter mode Prometheus schedules');
+  const schedule = flags.exporter ? NO_SCHEDULE : (flags.schedule ?? file.schedule ?? PROBE_DEFAULTS.schedule);
   const timeoutMs = flags.timeout
     ? parseDuration(flags.timeout, '--timeout')
     : file.timeout
@@ -211,7 +225,7 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
       ...(t.trx_id ? { trxId: t.trx_id } : {}),
       ...timing(
         t.name,
-        t.schedule ?? schedule,
+        flags.exporter ? NO_SCHEDULE : (t.schedule ?? schedule),
         t.timeout ? parseDuration(t.timeout, `${where}: timeout`) : timeoutMs,
         where,
       ),
@@ -267,6 +281,11 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
     historyLimit: file.history_limit ?? PROBE_DEFAULTS.historyLimit,
     method: file.method ?? PROBE_DEFAULTS.method,
     logFormat,
+    timeoutOffsetMs: flags.timeoutOffset
+      ? parseDuration(flags.timeoutOffset, '--timeout-offset', { zero: true })
+      : file.timeout_offset
+        ? parseDuration(file.timeout_offset, 'timeout_offset', { zero: true })
+        : PROBE_DEFAULTS.timeoutOffsetMs,
   };
 }
 

@@ -18,6 +18,10 @@ const PROMTOOL_FLAGGED = [
 /** The `phase` label of each measured phase of a probe. */
 export const PHASES = { dns: 'dns', connect: 'connect', tls: 'tls', firstByte: 'first_byte', body: 'body' } as const;
 
+/** The outcomes of a /probe request. */
+export const EXPORTER_OUTCOMES = ['probed', 'bad_request', 'error'] as const;
+export type ExporterOutcome = (typeof EXPORTER_OUTCOMES)[number];
+
 /** What the metrics need to know of a target. */
 export interface MetricsTarget {
   name: string;
@@ -51,6 +55,7 @@ export class ProbeMetrics {
   private readonly lateness: Gauge<'target'>;
   private readonly overlaps: Counter<'target'>;
   private readonly missed: Counter<'target'>;
+  private readonly exporterRequests: Counter<'outcome'>;
 
   constructor(targets: readonly MetricsTarget[], opts: { processMetrics?: boolean } = {}) {
     const r = [this.registry];
@@ -165,6 +170,13 @@ export class ProbeMetrics {
       labelNames: ['target'],
       registers: r,
     });
+    this.exporterRequests = new Counter({
+      name: 'h2h_probe_exporter_requests_total',
+      help: 'Requests to /probe (the exporter mode), by outcome: probed, bad_request (unknown name or parameter), error.',
+      labelNames: ['outcome'],
+      registers: r,
+    });
+    for (const outcome of EXPORTER_OUTCOMES) this.exporterRequests.inc({ outcome }, 0);
     if (opts.processMetrics !== false) {
       collectDefaultMetrics({ register: this.registry });
       for (const name of PROMTOOL_FLAGGED) this.registry.removeSingleMetric(name);
@@ -230,6 +242,10 @@ export class ProbeMetrics {
 
   recordMissed(target: string): void {
     this.missed.inc({ target });
+  }
+
+  recordExporterRequest(outcome: ExporterOutcome): void {
+    this.exporterRequests.inc({ outcome });
   }
 
   private queue: Promise<unknown> = Promise.resolve();

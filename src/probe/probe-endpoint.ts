@@ -3,7 +3,14 @@ import { type CallResult, callApi, type Phases, type TlsInfo } from '../client/c
 import { isRateLimit, TRANSPORT_REASONS } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
-import { type Drift, type Finding, type Method, READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
+import {
+  type Drift,
+  type Exchange,
+  type Finding,
+  type Method,
+  READ_ONLY_ENDPOINTS,
+  type ReadOnlyEndpoint,
+} from '../openapi/types.js';
 import type { ProbeTarget } from './config.js';
 
 /**
@@ -54,6 +61,8 @@ export interface ProbeResult {
   newestTrxId?: string;
   /** HTTPS: what the handshake showed, also when the certificate did not verify. */
   tls?: TlsInfo;
+  /** The request and answer, for `/probe?debug=true` (holds the key: redact before output). */
+  exchange?: Exchange;
 }
 
 function paramsFor(endpoint: ReadOnlyEndpoint, apiKey: string, opts: ProbeOptions): Record<string, unknown> {
@@ -179,6 +188,7 @@ export async function probeEndpoint(
     phases: r.phases,
     totalMs: r.totalMs,
     ...(r.tls ? { tls: r.tls } : {}),
+    ...(r.exchange ? { exchange: r.exchange } : {}),
   };
   if (endpoint === 'saldo-user' && typeof body?.saldo === 'number' && body.ok === true) result.saldo = body.saldo;
   if (endpoint === 'history-transaksi' && body?.ok === true && Array.isArray(body.data)) {

@@ -3,7 +3,8 @@ import type { TlsInfo } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
 import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
-import type { ProbeConfig, ProbeTarget } from './config.js';
+import { NO_SCHEDULE, type ProbeConfig, type ProbeTarget } from './config.js';
+import type { ExporterProbe } from './exporter.js';
 import { ProbeMetrics } from './metrics.js';
 import { type ProbeResult, probeEndpoint } from './probe-endpoint.js';
 
@@ -46,12 +47,30 @@ export interface StatusEntry {
 type ProbeOpts = Parameters<typeof probeEndpoint>[3];
 
 /**
+ * Where a probe's result goes: the process's metrics, /status and the log (the schedule's checks); /status and
+ * the log only (a /probe check, whose metrics are its answer); nowhere (the history a lookup needed).
+ */
+type Sink = 'metrics' | 'status' | 'none';
+
+/** How one check runs. */
+interface CheckMode {
+  /** With no transaction known, cek-trx-id waits for this check's history instead of being skipped. */
+  lookupAfterHistory?: boolean;
+  /** One endpoint only (/probe?endpoint=E). */
+  only?: ReadOnlyEndpoint;
+  /** The check's deadline, in place of the target's timeout (/probe: from the scrape timeout). */
+  timeoutMs?: number;
+  /** @defaultValue 'metrics' */
+  sink?: Sink;
+}
+
+/**
  * The probe: checks the read-only endpoints of every target, each target on its own node-cron schedule offset
  * by its own jitter, so that no target delays another; exports metrics and keeps the last result of each
  * probe. It cannot reach the write endpoint: its endpoints are typed ReadOnlyEndpoint and probeEndpoint
  * refuses anything else.
  */
-export class Probe {
+export class Probe implements ExporterProbe {
   readonly metrics: ProbeMetrics;
   readonly status = new Map<string, Record<string, StatusEntry>>();
   private readonly tasks: ScheduledTask[] = [];
@@ -67,7 +86,41 @@ export class Probe {
     private readonly cfg: ProbeConfig,
     private readonly log: LogLine = makeLogger(cfg.logFormat),
   ) {
-    this.metrics = new ProbeMetrics(cfg.targets);
+    this.metrics = new ProbeMetrics(this.scheduled());
+  }
+
+  /** The targets on a schedule of their own; the others are checked only when scraped at /probe. */
+  private scheduled(): ProbeTarget[] {
+    return this.cfg.targets.filter((t) => t.schedule !== NO_SCHEDULE);
+  }
+
+  get timeoutOffsetMs(): number {
+    return this.cfg.timeoutOffsetMs;
+  }
+
+  targetNames(): string[] {
+    return this.cfg.targets.map((t) => t.name);
+  }
+
+  timeoutOf(name: string): number {
+    return this.cfg.targets.find((t) => t.name === name)?.timeoutMs ?? this.cfg.timeoutMs;
+  }
+
+  /**
+   * A check of one configured target now, for /probe: within `deadlineMs` in all (a lookup after history gets
+   * what is left), its results in /status and the log, not in the process's metrics.
+   */
+  checkNow(name: string, endpoint: ReadOnlyEndpoint | undefined, deadlineMs: number): Promise<ProbeResult[]> {
+    const t = this.cfg.targets.find((x) => x.name === name);
+    if (!t) return Promise.reject(new Error(`no target named '${name}'`));
+    return this.track(
+      this.check(t, {
+        lookupAfterHistory: true,
+        timeoutMs: deadlineMs,
+        sink: 'status',
+        ...(endpoint ? { only: endpoint } : {}),
+      }),
+    );
   }
 
   /**
@@ -75,7 +128,9 @@ export class Probe {
    * waits for history's newest: no schedule has to be kept here.
    */
   async cycle(): Promise<ProbeResult[]> {
-    return (await Promise.all(this.cfg.targets.map((t) => this.track(this.check(t, true))))).flat();
+    return (
+      await Promise.all(this.cfg.targets.map((t) => this.track(this.check(t, { lookupAfterHistory: true }))))
+    ).flat();
   }
 
   /**
@@ -84,51 +139,71 @@ export class Probe {
    * that an earlier check's history showed, and is skipped (counted, with the reason in /status) while none is
    * known, unless `lookupAfterHistory`.
    */
-  async check(t: ProbeTarget, lookupAfterHistory = false): Promise<ProbeResult[]> {
+  async check(t: ProbeTarget, mode: CheckMode = {}): Promise<ProbeResult[]> {
+    const started = performance.now();
+    const timeoutMs = mode.timeoutMs ?? t.timeoutMs;
+    const sink = mode.sink ?? 'metrics';
     const opts: ProbeOpts = {
       method: this.cfg.method,
-      timeoutMs: t.timeoutMs,
+      timeoutMs,
       bodyCap: this.cfg.bodyCap,
       historyLimit: this.cfg.historyLimit,
     };
+    const wants = (e: ReadOnlyEndpoint): boolean => mode.only === undefined || mode.only === e;
     const known = t.trxId ?? this.newest.get(t.name);
-    const probes: Promise<ProbeResult | undefined>[] = [this.one(t, 'saldo-user', opts)];
-    const history = this.one(t, 'history-transaksi', opts).then((h) => {
-      if (h.newestTrxId) this.newest.set(t.name, h.newestTrxId);
-      return h;
-    });
-    probes.push(history);
-    if (known) probes.push(this.one(t, 'cek-trx-id', { ...opts, trxId: known }));
-    else if (lookupAfterHistory)
-      probes.push(
-        history.then(() => {
-          const found = this.newest.get(t.name);
-          return found ? this.one(t, 'cek-trx-id', { ...opts, trxId: found }) : this.skipLookup(t);
-        }),
-      );
-    else this.skipLookup(t);
+    const probes: Promise<ProbeResult | undefined>[] = [];
+    if (wants('saldo-user')) probes.push(this.one(t, 'saldo-user', opts, sink));
+    const lookupWaits = wants('cek-trx-id') && !known && mode.lookupAfterHistory === true;
+    if (wants('history-transaksi') || lookupWaits) {
+      const history = this.one(t, 'history-transaksi', opts, wants('history-transaksi') ? sink : 'none').then((h) => {
+        if (h.newestTrxId) this.newest.set(t.name, h.newestTrxId);
+        return h;
+      });
+      if (wants('history-transaksi')) probes.push(history);
+      if (lookupWaits)
+        probes.push(
+          history.then(() => {
+            // Within the check's one deadline: the lookup gets what the history left.
+            const found = this.newest.get(t.name);
+            const left = Math.floor(timeoutMs - (performance.now() - started));
+            return found && left > 0
+              ? this.one(t, 'cek-trx-id', { ...opts, trxId: found, timeoutMs: left }, sink)
+              : this.skipLookup(t, sink, found ? 'the history took the whole deadline' : undefined);
+          }),
+        );
+    }
+    if (wants('cek-trx-id') && !lookupWaits) {
+      if (known) probes.push(this.one(t, 'cek-trx-id', { ...opts, trxId: known }, sink));
+      else this.skipLookup(t, sink);
+    }
     const results = (await Promise.all(probes)).filter((r): r is ProbeResult => r !== undefined);
     this.checks++;
     return results;
   }
 
-  private skipLookup(t: ProbeTarget): undefined {
-    this.metrics.recordSkipped(t.name, 'cek-trx-id');
-    this.setStatus(t.name, 'cek-trx-id', {
-      success: false,
-      httpStatus: 0,
-      durationMs: 0,
-      at: new Date().toISOString(),
-      findings: [],
-      drift: [],
-      skipped: 'no transaction ID yet: none configured and no earlier history showed one',
-    });
+  private skipLookup(
+    t: ProbeTarget,
+    sink: Sink,
+    why = 'no transaction ID yet: none configured and no earlier history showed one',
+  ): undefined {
+    if (sink === 'metrics') this.metrics.recordSkipped(t.name, 'cek-trx-id');
+    if (sink !== 'none')
+      this.setStatus(t.name, 'cek-trx-id', {
+        success: false,
+        httpStatus: 0,
+        durationMs: 0,
+        at: new Date().toISOString(),
+        findings: [],
+        drift: [],
+        skipped: why,
+      });
     return undefined;
   }
 
-  private async one(t: ProbeTarget, endpoint: ReadOnlyEndpoint, opts: ProbeOpts): Promise<ProbeResult> {
+  private async one(t: ProbeTarget, endpoint: ReadOnlyEndpoint, opts: ProbeOpts, sink: Sink): Promise<ProbeResult> {
     const res = await probeEndpoint(this.api, t, endpoint, opts);
-    this.metrics.record(res);
+    if (sink === 'none') return res;
+    if (sink === 'metrics') this.metrics.record(res);
     this.setStatus(t.name, endpoint, {
       success: res.success,
       ...(res.reason ? { reason: res.reason } : {}),
@@ -196,7 +271,7 @@ export class Probe {
       error: (m: string | Error) =>
         this.log({ level: 'error', msg: 'schedule', detail: m instanceof Error ? m.message : String(m) }),
     };
-    for (const t of this.cfg.targets) {
+    for (const t of this.scheduled()) {
       const task = cron.schedule(t.schedule, (ctx) => this.slot(t, ctx.date), {
         name: `h2h-probe-${t.name}`,
         noOverlap: true,

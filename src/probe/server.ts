@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { redact } from '../redact.js';
 import { listen } from '../shared/listen.js';
+import { answerProbe } from './exporter.js';
 import type { Probe } from './probe.js';
 
 export interface ProbeServer {
@@ -8,10 +9,14 @@ export interface ProbeServer {
   close(): Promise<void>;
 }
 
-/** /metrics (Prometheus text or OpenMetrics), /healthz, /status. A failing collector answers 500; the process goes on. */
+/**
+ * /metrics (Prometheus text or OpenMetrics), /healthz, /status, and /probe?target=NAME (the exporter mode). A
+ * failing collector or check answers 500 with one redacted line; the process goes on.
+ */
 export async function startProbeServer(probe: Probe, host: string, port: number): Promise<ProbeServer> {
   const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://probe.invalid').pathname;
+    const url = new URL(req.url ?? '/', 'http://probe.invalid');
+    const path = url.pathname;
     const send = (status: number, type: string, body: string): void => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
@@ -26,11 +31,24 @@ export async function startProbeServer(probe: Probe, host: string, port: number)
         );
       return;
     }
+    if (path === '/probe') {
+      const header = req.headers['x-prometheus-scrape-timeout-seconds'];
+      answerProbe(probe, url.searchParams, Array.isArray(header) ? header[0] : header, probe.timeoutOffsetMs)
+        .then((a) => {
+          probe.metrics.recordExporterRequest(a.outcome);
+          send(a.status, a.contentType, a.body);
+        })
+        .catch((err: unknown) => {
+          probe.metrics.recordExporterRequest('error');
+          send(500, 'text/plain', `probing failed: ${redact((err as Error).message)}\n`);
+        });
+      return;
+    }
     if (path === '/healthz')
       return send(200, 'application/json', `${JSON.stringify({ status: 'ok', checks: probe.checks })}\n`);
     if (path === '/status')
       return send(200, 'application/json', `${redact(JSON.stringify(probe.statusJson(), null, 2))}\n`);
-    send(404, 'text/plain', 'paths: /metrics /healthz /status\n');
+    send(404, 'text/plain', 'paths: /metrics /probe?target=NAME /healthz /status\n');
   });
   const address = await listen(server, host, port, '--listen');
   return {
