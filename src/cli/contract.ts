@@ -19,6 +19,10 @@ import { checkEmbeddedOptions } from '../simulator/embedded.js';
 import { type Command, EXIT, type Io, strFlag } from './command.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The gate's Playwright config, beside this build: dist/gate/playwright.config.js (src/ in development). */
+const PLAYWRIGHT_CONFIG = fileURLToPath(
+  new URL(`../gate/playwright.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+);
 const PLAYWRIGHT_CLI = join(createRequire(import.meta.url).resolve('@playwright/test/package.json'), '..', 'cli.js');
 
 /** Copies a child's output line by line through redact(). */
@@ -38,7 +42,7 @@ export const contract: Command = {
   name: 'contract',
   usage:
     'h2h contract [--seed S] [--examples N] [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--rate-limit N/s] [--max-wait 30s] [--settle 5s] [--reports-dir DIR] [--grep RE]',
-  help: `Runs every clause on GET and POST and every alias (Playwright, suites/), and writes reports/: html/, junit.xml,
+  help: `Runs every clause on GET and POST and every alias (Playwright, src/gate/suites/), and writes reports/: html/, junit.xml,
 contract-summary.json and contract-summary.md. Flags win over the environment, which wins over --config.
 
   --config FILE          YAML: base_url, api_key_file | api_key_env, allow_writes, product, kind, msisdns,
@@ -147,7 +151,7 @@ async function runPlaywright(cfg: ContractConfig, io: Io): Promise<number> {
     rmSync(join(cfg.reportsDir, f), { force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), FORCE_COLOR: '0' };
   delete env.H2H_RUN_FILE;
-  const args = [PLAYWRIGHT_CLI, 'test', '-c', join(ROOT, 'playwright.config.ts')];
+  const args = [PLAYWRIGHT_CLI, 'test', '-c', PLAYWRIGHT_CONFIG];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   pipeRedacted(child.stdout, io.out);
   pipeRedacted(child.stderr, io.err);

@@ -44,6 +44,8 @@ export class ApiModel {
   readonly operations: ReadonlyMap<Endpoint, OperationInfo>;
   readonly walker: SchemaWalker;
   private readonly responseAjv: Ajv2020;
+  /** Request validators are compiled when first needed: the probe never folds a request, and saves their memory. */
+  private requestAjv: Ajv2020 | undefined;
   private readonly requestValidators = new Map<Endpoint, ValidateFunction>();
   private readonly successValidators = new Map<Endpoint, ValidateFunction>();
   private readonly envelopeValidator: ValidateFunction;
@@ -59,7 +61,6 @@ export class ApiModel {
     if (!schemas) throw new DocumentError(`${source}: components.schemas is missing`);
     this.walker = new SchemaWalker((v) => this.deref(v));
     this.responseAjv = newAjv(false, schemas);
-    const requestAjv = newAjv(true, schemas);
     this.envelopeValidator = this.compile(this.responseAjv, 'Envelope');
     this.refusalValidator = this.compile(this.responseAjv, 'Refusal');
     const ops = new Map<Endpoint, OperationInfo>();
@@ -69,7 +70,8 @@ export class ApiModel {
         throw new DocumentError(`${source}: path ${path} is not one of ${ENDPOINTS.join(', ')}`);
       const info = this.readOperation(endpoint, path, item ?? {});
       ops.set(endpoint, info);
-      this.requestValidators.set(endpoint, this.compile(requestAjv, info.requestSchema));
+      if (!schemas[info.requestSchema])
+        throw new DocumentError(`${source}: components.schemas.${info.requestSchema} is missing`);
       this.successValidators.set(endpoint, this.compile(this.responseAjv, info.successSchema));
     }
     for (const endpoint of ENDPOINTS) {
@@ -159,8 +161,12 @@ export class ApiModel {
 
   /** Aliases folded into canonical names, validated against the endpoint's request schema (fold.ts). */
   foldRequest(endpoint: Endpoint, raw: Params): FoldedRequest {
-    const validate = this.requestValidators.get(endpoint);
-    if (!validate) throw new DocumentError(`no request validator for ${endpoint}`);
+    let validate = this.requestValidators.get(endpoint);
+    if (!validate) {
+      this.requestAjv ??= newAjv(true, this.doc.components?.schemas ?? {});
+      validate = this.compile(this.requestAjv, this.operation(endpoint).requestSchema);
+      this.requestValidators.set(endpoint, validate);
+    }
     return foldRequest(this.operation(endpoint).params, validate, raw);
   }
 

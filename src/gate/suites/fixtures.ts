@@ -1,20 +1,20 @@
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { buildCatalogue } from '../src/gate/catalogue/index.ts';
-import { configFromEnv } from '../src/gate/config.ts';
-import { nearMissKeys } from '../src/gate/generated/cases.ts';
-import { type EffectiveConfig, readRunFile } from '../src/gate/handover.ts';
-import { httpSend } from '../src/gate/in-process-runner.ts';
-import { InviteLedger } from '../src/gate/invite-ledger.ts';
-import { dataSkip, type PlannedScenario, planRun } from '../src/gate/plan.ts';
-import { executeScenario, type RunDeps } from '../src/gate/run-scenario.ts';
-import type { Area } from '../src/gate/scenario.ts';
-import { skippedResult } from '../src/gate/scenario-result.ts';
-import { trxFactory } from '../src/gate/trx-ids.ts';
-import { loadApiModel } from '../src/openapi/load.ts';
-import { registerPhone, registerSecret } from '../src/redact.ts';
-import { TokenBucket } from '../src/shared/token-bucket.ts';
-import { WORKERS } from './workers.ts';
+import { loadApiModel } from '../../openapi/load.js';
+import { registerPhone, registerSecret } from '../../redact.js';
+import { TokenBucket } from '../../shared/token-bucket.js';
+import { buildCatalogue } from '../catalogue/index.js';
+import { configFromEnv } from '../config.js';
+import { nearMissKeys } from '../generated/cases.js';
+import { type EffectiveConfig, readRunFile } from '../handover.js';
+import { httpSend } from '../in-process-runner.js';
+import { InviteLedger } from '../invite-ledger.js';
+import { dataSkip, type PlannedScenario, planRun } from '../plan.js';
+import { executeScenario, type RunDeps } from '../run-scenario.js';
+import type { Area } from '../scenario.js';
+import { skippedResult } from '../scenario-result.js';
+import { trxFactory } from '../trx-ids.js';
+import { WORKERS } from '../workers.js';
 
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan

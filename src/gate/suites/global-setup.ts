@@ -1,17 +1,17 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalogue } from '../src/gate/catalogue/index.ts';
-import { configFromEnv } from '../src/gate/config.ts';
-import { nearMissKeys } from '../src/gate/generated/cases.ts';
-import { type EffectiveConfig, writeRunFile } from '../src/gate/handover.ts';
-import { discover, httpSend } from '../src/gate/in-process-runner.ts';
-import { planRun } from '../src/gate/plan.ts';
-import { preflight } from '../src/gate/preflight.ts';
-import { newRunId, newSeed } from '../src/gate/trx-ids.ts';
-import { loadApiModel } from '../src/openapi/load.ts';
-import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.ts';
-import { TokenBucket } from '../src/shared/token-bucket.ts';
-import { startEmbedded } from '../src/simulator/embedded.ts';
+import { loadApiModel } from '../../openapi/load.js';
+import { maskPhone, redact, registerPhone, registerSecret } from '../../redact.js';
+import { TokenBucket } from '../../shared/token-bucket.js';
+import { startEmbedded } from '../../simulator/embedded.js';
+import { buildCatalogue } from '../catalogue/index.js';
+import { configFromEnv } from '../config.js';
+import { nearMissKeys } from '../generated/cases.js';
+import { type EffectiveConfig, writeRunFile } from '../handover.js';
+import { discover, httpSend } from '../in-process-runner.js';
+import { planRun } from '../plan.js';
+import { preflight } from '../preflight.js';
+import { newRunId, newSeed } from '../trx-ids.js';
 
 /**
  * Once per run (a composition root, like the CLI): start the embedded simulator when no base URL is given,

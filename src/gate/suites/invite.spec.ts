@@ -1,4 +1,4 @@
-import { groupsFor, test } from './fixtures.ts';
+import { groupsFor, test } from './fixtures.js';
 
 // In order, in one worker: invites spend money and move the balance, so no two of them may overlap, and the
 // invite ledger is counted by one process at a time.
