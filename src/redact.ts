@@ -11,8 +11,18 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type ApiModel, loadApiModel } from './openapi/load.js';
+import { UsageError } from './shared/config-file.js';
 
 const MASK = '***';
+
+/**
+ * `H2H_UNSAFE_DISABLE_REDACTION=1` turns every function here into the identity: only so that the leak test can
+ * show it would find a leak. The CLI says so on stderr when it is set.
+ */
+export const REDACTION_DISABLED = process.env.H2H_UNSAFE_DISABLE_REDACTION === '1';
+
+/** `scheme://user:password@host`: the userinfo of any URL in a text, hidden by structure. */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/?#\s@"'<>]+@/gi;
 
 /** The names whose values openapi.yaml marks secret or personal. */
 export interface RedactionNames {
@@ -113,12 +123,13 @@ export function maskPhone(number: string): string {
 }
 
 /**
- * Hides registered keys, any value of a secret name in a query string or JSON text (string or number), and
- * phone numbers: under a phone name, and every number learned or registered, wherever it stands.
+ * Hides the userinfo of URLs, registered keys, any value of a secret name in a query string or JSON text
+ * (string or number), and phone numbers: under a phone name, and every number learned or registered, wherever it stands.
  */
 export function redact(text: string): string {
+  if (REDACTION_DISABLED) return text;
   const p = current();
-  let out = text;
+  let out = text.replace(USERINFO, `$1${MASK}@`);
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
   out = out.replace(p.keyInQuery, `$1${MASK}`);
   out = out.replace(p.keyInJson, `$1"${MASK}"`);
@@ -148,8 +159,25 @@ export function learnPhones(value: unknown): void {
   walk(value);
 }
 
-/** A deep copy of a value: secret names hidden, phone names masked (and learned), every string redacted. */
+/**
+ * Learns the keys a value holds under secret names (a captured request, say), string or number, so that they
+ * are hidden wherever else they appear too (echoed in an answer's field, in a finding's `got`).
+ */
+export function learnSecrets(value: unknown): void {
+  const { secret } = redactionNames();
+  const walk = (v: unknown, key?: string): void => {
+    if (key !== undefined && secret.has(key) && (typeof v === 'string' || typeof v === 'number'))
+      registerSecret(String(v));
+    else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(value);
+}
+
+/** A deep copy of a value: secret names hidden (and learned), phone names masked (and learned), every string redacted. */
 export function redactValue<T>(value: T): T {
+  if (REDACTION_DISABLED) return value;
+  learnSecrets(value);
   learnPhones(value);
   const { secret, phone } = redactionNames();
   const walk = (v: unknown, key?: string): unknown => {
@@ -162,4 +190,36 @@ export function redactValue<T>(value: T): T {
     return v;
   };
   return walk(value) as T;
+}
+
+/**
+ * Where a parsed config file holds a value under a secret name (`api_key` or any alias the document gives it),
+ * as paths like `targets[0].api_key`: a config file never holds a key.
+ */
+export function secretFieldsIn(value: unknown): string[] {
+  const { secret } = redactionNames();
+  const out: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        const here = path ? `${path}.${k}` : k;
+        if (secret.has(k)) out.push(here);
+        else walk(x, here);
+      }
+  };
+  walk(value, '');
+  return out;
+}
+
+/**
+ * A config file never holds a key: any field named `api_key` or one of its aliases (from openapi.yaml) gets
+ * this message, before the schema's generic "unknown field", and the value is never repeated.
+ */
+export function refuseKeyInFile(raw: unknown, path: string | undefined): void {
+  const found = secretFieldsIn(raw);
+  if (path && found.length)
+    throw new UsageError(
+      `config file ${path}: never put the key in a config file (found ${found.map((f) => `'${f}'`).join(', ')}); use api_key_file (a file only you can read) or api_key_env (an environment variable)`,
+    );
 }

@@ -263,7 +263,18 @@ describe('configuration and failures of the run itself', () => {
         ['--config', cfg('bad.yaml', 'base_url: http://x\nallow_writes: maybe\nextra: 1\n')],
         /(?=[\s\S]*\$\.allow_writes: must be boolean)(?=[\s\S]*\$: unknown field 'extra')/,
       ],
-      [['--config', cfg('key.yaml', 'api_key: hunter2\n')], /unknown field 'api_key'/],
+      [
+        ['--config', cfg('key.yaml', 'api_key: hunter2\n')],
+        /config file .*key\.yaml: never put the key in a config file \(found 'api_key'\); use api_key_file/,
+      ],
+      [
+        ['--config', cfg('alias.yaml', 'base_url: http://127.0.0.1:1\nkey: hunter2\n')],
+        /never put the key in a config file \(found 'key'\)/,
+      ],
+      [
+        ['--base-url', 'http://ops:hunter2@127.0.0.1:1', '--api-key', 'k'],
+        /base URL must not carry a user name or password \(user:password@\): the API takes its key as a parameter; got 'http:\/\/\*\*\*@127\.0\.0\.1:1'/,
+      ],
       [
         ['--config', cfg('dev.yaml', 'deviations: [{clause: XYZ-9, reason: because}]\n')],
         /deviation names unknown clause 'XYZ-9'/,

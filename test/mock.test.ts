@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { isLoopback } from '../src/simulator/server.ts';
 import { runCli, startCli } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'h2h-cli-'));
@@ -13,15 +14,16 @@ const file = (name: string, content: string): string => {
 };
 
 describe('h2h mock', () => {
-  it('prints H2H_BASE_URL and H2H_API_KEY, serves on 127.0.0.1, and stops on SIGTERM', async () => {
+  it('prints H2H_BASE_URL (and the demo key only when none was given), serves on 127.0.0.1, and stops on SIGTERM', async () => {
     const m = await startCli(['mock', '--port', '0', '--api-key', 'cli-test-key-42']);
     try {
       assert.match(m.url, /^http:\/\/127\.0\.0\.1:\d+$/);
-      assert.equal(m.apiKey, 'cli-test-key-42');
+      assert.equal(m.apiKey, '', 'a key the user gave is not printed back');
+      assert.ok(!`${m.stdout()}${m.stderr()}`.includes('cli-test-key-42'));
       const r = await fetch(`${m.url}/api/saldo-user`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ key: m.apiKey }),
+        body: JSON.stringify({ key: 'cli-test-key-42' }),
       });
       assert.deepEqual(await r.json(), { ok: true, status: 'SUCCESS', saldo: 10_000_000 });
     } finally {
@@ -78,5 +80,25 @@ describe('h2h mock', () => {
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, message, args.join(' '));
     }
+  });
+
+  it("the admin endpoints need the simulator's admin token when it has one; its API does not", async () => {
+    const m = await startCli(['mock', '--port', '0', '--admin-token', 'adm-tok-5521']);
+    try {
+      assert.match(m.apiKey, /\S/, 'the demo key is printed');
+      const open = await fetch(`${m.url}/__sim/faults`);
+      assert.equal(open.status, 401);
+      assert.match(await open.text(), /Authorization: Bearer/);
+      const wrong = await fetch(`${m.url}/__sim/log`, { headers: { authorization: 'Bearer adm-tok-0000' } });
+      assert.equal(wrong.status, 401);
+      const ok = await fetch(`${m.url}/__sim/faults`, { headers: { authorization: 'Bearer adm-tok-5521' } });
+      assert.equal(ok.status, 200);
+      const api = await fetch(`${m.url}/api/saldo-user?api_key=${m.apiKey}`);
+      assert.equal(api.status, 200);
+    } finally {
+      await m.stop();
+    }
+    assert.equal(isLoopback('127.0.0.1') && isLoopback('::1') && isLoopback('localhost'), true);
+    assert.equal(isLoopback('0.0.0.0') || isLoopback('192.168.1.4') || isLoopback('::'), false);
   });
 });

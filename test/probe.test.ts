@@ -492,7 +492,14 @@ describe('probe process and server', () => {
           '--config',
           file('key.yaml', 'targets:\n  - name: prod\n    base_url: http://127.0.0.1:1\n    api_key: hunter2\n'),
         ],
-        /unknown field 'api_key'/,
+        /never put the key in a config file \(found 'targets\[0\]\.api_key'\)/,
+      ],
+      [
+        [
+          '--config',
+          file('ui.yaml', 'targets:\n  - {name: p, base_url: "https://ops:hunter2@h2h.example", api_key_env: K}\n'),
+        ],
+        /targets\[0\] \(p\): base_url must not carry a user name or password .*got 'https:\/\/\*\*\*@h2h\.example'/,
       ],
       [
         [

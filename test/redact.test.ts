@@ -22,6 +22,16 @@ describe('redaction', () => {
     assert.ok(!out.includes('S3cr3t'), out);
   });
 
+  it('hides the userinfo of any URL by structure, and learns a key seen under a secret name', () => {
+    assert.equal(
+      redact('target unreachable: https://ops:pa55@h2h.example:8443/api/x (and ftp://u@files)'),
+      'target unreachable: https://***@h2h.example:8443/api/x (and ftp://***@files)',
+    );
+    assert.equal(redact('mail me at ops@example.com'), 'mail me at ops@example.com', 'not a URL: left alone');
+    redactValue({ request: { params: { key: 778899001122 } } });
+    assert.equal(redact('saldo 778899001122 echoed'), 'saldo *** echoed', 'a numeric key learned from its field');
+  });
+
   it('hides the key by every name the document gives it, in query strings and JSON, string or number', () => {
     assert.deepEqual([...redactionNames().secret].sort(), ['api_key', 'key']);
     assert.equal(redact('http://h/api/saldo-user?key=abc&limit=1'), 'http://h/api/saldo-user?key=***&limit=1');

@@ -5,6 +5,8 @@ import { COMMANDS, EXIT, topHelp } from './commands.js';
 const args = process.argv.slice(2);
 const debug = args.includes('--debug') || process.env.H2H_DEBUG === '1';
 const [name, ...rest] = args.filter((a) => a !== '--debug');
+if (process.env.H2H_UNSAFE_DISABLE_REDACTION === '1')
+  process.stderr.write('h2h: H2H_UNSAFE_DISABLE_REDACTION=1: keys and phone numbers are NOT hidden in any output\n');
 if (!name || name === '--help' || name === '-h' || name === 'help') {
   process.stdout.write(`${topHelp()}\n`);
   process.exitCode = name ? EXIT.OK : EXIT.USAGE;

@@ -9,7 +9,7 @@ import { type Command, intFlag, strFlag } from './command.js';
 export const mock: Command = {
   name: 'mock',
   usage:
-    'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--fault NAME] [--fault-ms N] [--latency-ms N] [--legal knob=value,... | --legal-profile FILE] [--tls-cert PEM --tls-key PEM]',
+    'h2h mock [--host H] [--port N] [--prefix /P] [--fixtures FILE] [--api-key KEY] [--admin-token T] [--fault NAME] [--fault-ms N] [--latency-ms N] [--legal knob=value,... | --legal-profile FILE] [--tls-cert PEM --tls-key PEM]',
   help: `Serves the four endpoints on GET and POST. When ready it prints H2H_BASE_URL=<url> and H2H_API_KEY=<key>
 on their own lines. Stops on SIGINT or SIGTERM.
 
@@ -17,7 +17,11 @@ on their own lines. Stops on SIGINT or SIGTERM.
   --port N           port, 0 picks a free one (default 0)
   --prefix /P        serve the API under a path prefix (default none)
   --fixtures FILE    YAML state (default src/simulator/fixtures.yaml)
-  --api-key KEY      the demo account's key (default the fixture's)
+  --api-key KEY      the demo account's key (default the fixture's, printed as H2H_API_KEY; a key given
+                     here is not printed back)
+  --admin-token T    the token /__sim/* requires as 'Authorization: Bearer T' (or H2H_ADMIN_TOKEN); on
+                     loopback they are open without one, on any other --host one is made and printed
+                     as H2H_ADMIN_TOKEN
   --fault NAME       break one clause or the transport (see below); switch at runtime with
                      POST /__sim/fault?name=NAME[&ms=N] (name=none turns it off)
   --fault-ms N       milliseconds for the latency and slow-drip faults
@@ -52,6 +56,7 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
     prefix: { type: 'string' },
     fixtures: { type: 'string' },
     'api-key': { type: 'string' },
+    'admin-token': { type: 'string' },
     fault: { type: 'string' },
     'fault-ms': { type: 'string' },
     'latency-ms': { type: 'string' },
@@ -79,7 +84,9 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
     const keyFile = strFlag(values, 'tls-key');
     if ((certFile === undefined) !== (keyFile === undefined))
       throw new UsageError('--tls-cert and --tls-key go together: give both or neither');
+    const adminToken = strFlag(values, 'admin-token') ?? process.env.H2H_ADMIN_TOKEN;
     const sim = await startSimulator({
+      ...(adminToken ? { adminToken } : {}),
       host: strFlag(values, 'host') ?? '127.0.0.1',
       port: intFlag(values, 'port', 0, 65535) ?? 0,
       prefix: prefix ?? '',
@@ -100,8 +107,12 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${f.c
           }
         : {}),
     });
-    // The simulator's own demo credentials are announced raw so a shell or a test can pick them up.
-    process.stdout.write(`H2H_BASE_URL=${sim.url}\nH2H_API_KEY=${sim.apiKey}\n`);
+    // The simulator's own demo key is announced raw so a shell or a test can pick it up; a key the user gave
+    // is not written back (whoever gave it knows it), nor is anything derived from it.
+    const given = strFlag(values, 'api-key') !== undefined;
+    process.stdout.write(
+      `H2H_BASE_URL=${sim.url}\n${given ? '' : `H2H_API_KEY=${sim.apiKey}\n`}${sim.adminToken ? `H2H_ADMIN_TOKEN=${sim.adminToken}\n` : ''}`,
+    );
     io.err(
       `h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, reading: ${describeReading(reading)}); admin at /__sim/faults`,
     );

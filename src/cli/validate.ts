@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { answerClauses, judgeAnswer } from '../checks/judge.js';
 import { loadApiModel } from '../openapi/load.js';
 import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../openapi/types.js';
-import { redactValue } from '../redact.js';
+import { learnSecrets, redactValue } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
 import { type Command, EXIT } from './command.js';
 import { formatFindings } from './format.js';
@@ -65,6 +65,8 @@ Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or 
     if (!isEndpoint(endpoint)) throw new UsageError(`unknown endpoint '${endpoint}'; one of: ${ENDPOINTS.join(', ')}`);
     const api = loadApiModel();
     const cap = readCapture(file);
+    // A key in the captured request is hidden wherever the answer or a finding repeats it.
+    learnSecrets(cap.request);
     const exchange: Exchange = {
       endpoint,
       method: cap.request?.method ?? 'POST',

@@ -1,8 +1,9 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
+import { refuseKeyInFile } from '../redact.js';
 import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
-import { parseBoolean, parseDuration, parseRate } from '../shared/config-values.js';
+import { parseBoolean, parseDuration, parseRate, refuseUserinfo } from '../shared/config-values.js';
 import type { Kind } from './target.js';
 
 /** A clause the team accepts as broken for now: reported as `warn`, not failed. */
@@ -143,11 +144,9 @@ const MSISDN = /^(08|62)[0-9]{7,12}$/;
  */
 export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessEnv = process.env): ContractConfig {
   const path = flags.config ?? env.H2H_CONFIG;
-  const file: FileConfig = path
-    ? checkConfig<FileConfig>(FILE_SCHEMA, readYamlFile(path, 'config file') ?? {}, `config file ${path}`)
-    : {};
-  if (path && file && 'api_key' in (file as object))
-    throw new UsageError(`config file ${path}: never put the key in a config file; use api_key_file or api_key_env`);
+  const raw = path ? (readYamlFile(path, 'config file') ?? {}) : {};
+  refuseKeyInFile(raw, path);
+  const file: FileConfig = path ? checkConfig<FileConfig>(FILE_SCHEMA, raw, `config file ${path}`) : {};
 
   const baseUrl = flags.baseUrl ?? (env.H2H_BASE_URL || undefined) ?? file.base_url;
   if (baseUrl !== undefined) {
@@ -161,12 +160,15 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
       throw new UsageError(`base URL must be http or https, got '${u.protocol}'`);
     if (u.search || u.hash)
       throw new UsageError('base URL must not carry a query string or fragment (the key would leak into it)');
+    refuseUserinfo(baseUrl, 'base URL');
   }
 
   let apiKey = flags.apiKey;
   if (apiKey === undefined && flags.apiKeyFile) apiKey = readSecretFile(flags.apiKeyFile, '--api-key-file');
   if (apiKey === undefined && env.H2H_API_KEY) apiKey = env.H2H_API_KEY;
-  if (apiKey === undefined && file.api_key_file) apiKey = readSecretFile(resolve(file.api_key_file), 'api_key_file');
+  // A path in the config file is read from the file's own folder.
+  if (apiKey === undefined && file.api_key_file && path)
+    apiKey = readSecretFile(resolve(dirname(path), file.api_key_file), 'api_key_file');
   if (apiKey === undefined && file.api_key_env) {
     apiKey = env[file.api_key_env];
     if (!apiKey) throw new UsageError(`config file: api_key_env names ${file.api_key_env}, which is not set`);

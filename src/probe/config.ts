@@ -5,8 +5,9 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import cron from 'node-cron';
 import type { TlsOptions } from '../client/client.js';
 import type { Target } from '../client/target.js';
+import { refuseKeyInFile } from '../redact.js';
 import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
-import { parseDuration } from '../shared/config-values.js';
+import { parseDuration, refuseUserinfo } from '../shared/config-values.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
 export interface ProbeTarget extends Target {
@@ -181,13 +182,9 @@ function timing(
 
 /** Resolves the probe config: flags over the file over the defaults. Targets' keys come from env or files. */
 export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = process.env): ProbeConfig {
-  const file: ProbeFile = flags.config
-    ? (checkConfig<ProbeFile>(
-        FILE_SCHEMA,
-        readYamlFile(flags.config, 'config file') ?? {},
-        `config file ${flags.config}`,
-      ) ?? {})
-    : {};
+  const raw = flags.config ? (readYamlFile(flags.config, 'config file') ?? {}) : {};
+  refuseKeyInFile(raw, flags.config);
+  const file: ProbeFile = flags.config ? checkConfig<ProbeFile>(FILE_SCHEMA, raw, `config file ${flags.config}`) : {};
   // Paths in the config file are read from its own folder.
   const here = (path: string): string => (flags.config ? resolve(dirname(flags.config), path) : path);
   if (flags.exporter && flags.schedule)
@@ -204,6 +201,7 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
     const where = `config file: targets[${i}] (${t.name})`;
     if (seen.has(t.name)) throw new UsageError(`config file: targets[${i}]: the name '${t.name}' is used twice`);
     seen.add(t.name);
+    refuseUserinfo(t.base_url, `${where}: base_url`);
     if (!t.api_key_env === !t.api_key_file)
       throw new UsageError(`${where}: give exactly one of api_key_env and api_key_file`);
     let apiKey: string | undefined;
@@ -234,7 +232,8 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
   }
   if (flags.baseUrl) {
     if (!/^https?:\/\/[^?#]+$/.test(flags.baseUrl))
-      throw new UsageError(`--base-url must be an http(s) URL without query or fragment, got '${flags.baseUrl}'`);
+      throw new UsageError('--base-url must be an http(s) URL without query or fragment');
+    refuseUserinfo(flags.baseUrl, '--base-url');
     const name = flags.name ?? 'default';
     if (!new RegExp(NAME).test(name)) throw new UsageError(`--name must match ${NAME}, got '${name}'`);
     const apiKey =

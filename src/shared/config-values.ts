@@ -26,3 +26,20 @@ export function parseRate(raw: string): { perSecond: number } | undefined | 'inv
   const n = Number(m[1]) / (m[2] === 'm' ? 60 : 1);
   return n > 0 ? { perSecond: n } : 'invalid';
 }
+
+/**
+ * A base URL with `user:password@` is refused: the API takes its key as a parameter, and a password in a URL
+ * would reach every message and report that names the target. The message shows the URL without it.
+ */
+export function refuseUserinfo(url: string, what: string): void {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return; // not a URL: the caller's own check says so
+  }
+  if (u.username || u.password)
+    throw new UsageError(
+      `${what} must not carry a user name or password (user:password@): the API takes its key as a parameter; got '${u.protocol}//***@${u.host}${u.pathname === '/' ? '' : u.pathname}'`,
+    );
+}

@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -37,12 +38,19 @@ export interface SimulatorOptions {
   api?: ApiModel;
   /** Serve HTTPS with this certificate and key (PEM). */
   tls?: { cert: string | Buffer; key: string | Buffer };
+  /**
+   * The token the admin endpoints (`/__sim/...`) require as `Authorization: Bearer <token>`. On loopback (the
+   * default) they are open unless one is given; on any other address one is made when none is given.
+   */
+  adminToken?: string;
 }
 
 export interface Simulator {
   /** Base URL, prefix included, e.g. http://127.0.0.1:41234/h2h */
   url: string;
   apiKey: string;
+  /** The admin endpoints' token, when they need one. */
+  adminToken?: string;
   fixture: Fixture;
   state: SimState;
   reading: Reading;
@@ -65,6 +73,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const timers = new Set<NodeJS.Timeout>();
   const seenRequests = new Set<string>();
   const limit = rateLimitOf(reading);
+  const host = opts.host ?? '127.0.0.1';
+  const adminToken = opts.adminToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
   const bucket = limit ? new TokenBucket(limit.perSecond, limit.burst) : undefined;
   const contentType = contentTypeOf(reading);
   let seq = 0;
@@ -109,7 +119,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
     if (url.pathname.startsWith(`${ADMIN}/`)) {
       drain(req);
-      const [status, body] = adminAnswer(req.method ?? '', url, state, log);
+      const [status, body] = adminAllowed(req.headers.authorization, adminToken)
+        ? adminAnswer(req.method ?? '', url, state, log)
+        : [401, { error: `the admin endpoints need 'Authorization: Bearer <the simulator's admin token>'` }];
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
       return;
@@ -176,11 +188,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     reply(handled.answer);
   }
 
-  const address = await listen(server, opts.host ?? '127.0.0.1', opts.port ?? 0, '--host/--port');
+  const address = await listen(server, host, opts.port ?? 0, '--host/--port');
   const demo = fixture.accounts.find((a) => a.id === fixture.suite.account);
   return {
     url: `${opts.tls ? 'https' : 'http'}://${address}${prefix}`,
     apiKey: opts.apiKey ?? demo?.api_key ?? '',
+    ...(adminToken ? { adminToken } : {}),
     fixture,
     state,
     reading,
@@ -222,4 +235,17 @@ function answerUnparsable(socket: Socket): void {
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
     );
   } else socket.destroy();
+}
+
+/** Whether a host to bind is a loopback address (the admin endpoints are open there unless a token is set). */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** An admin request passes with no token set, or with `Authorization: Bearer <token>` (compared in constant time). */
+function adminAllowed(header: string | undefined, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const given = Buffer.from(/^Bearer (\S+)$/.exec(header ?? '')?.[1] ?? '');
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
 }

@@ -1,0 +1,215 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { resolveContractConfig } from '../src/gate/config.ts';
+import { nearMissKeys } from '../src/gate/generated/cases.ts';
+import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { everyByteWritten, runCli, startCli } from './helpers.ts';
+
+// The secrets: a distinctive key, a key of digits only (it travels as a JSON number too), and the password of a
+// base URL with userinfo.
+const KEY = 'LEAKk3y-9f2c71aa5e-distinct';
+const NUM_KEY = '918273645501';
+const PASSWORD = 'leakpass-77c1Q';
+
+/** Every occurrence of a secret, in every encoding an output could give it. */
+function needlesOf(secret: string): string[] {
+  return [
+    secret,
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    ...nearMissKeys(secret)
+      .map((k) => String(k.value))
+      .filter((v) => v.length >= 8 && v !== secret.slice(0, v.length)),
+  ];
+}
+
+interface Output {
+  what: string;
+  bytes: Buffer | string;
+}
+
+/**
+ * Runs every command that writes, with the secrets, and returns everything they wrote: console, reports (the HTML
+ * report's archive opened), metrics, status pages, logs, debug output, the simulator's log.
+ */
+async function everyOutput(env: NodeJS.ProcessEnv, a: Simulator, n: Simulator, f: Simulator): Promise<Output[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'h2h-leaks-'));
+  const out: Output[] = [];
+  const keep = (what: string, r: { stdout: string; stderr: string }): void => {
+    out.push({ what: `${what} stdout`, bytes: r.stdout }, { what: `${what} stderr`, bytes: r.stderr });
+  };
+  const keyFile = join(dir, 'key');
+  writeFileSync(keyFile, `${KEY}\n`);
+  const opts = { env, timeoutMs: 180_000 };
+  const reports = async (what: string, d: string): Promise<void> => {
+    for (const [p, b] of await everyByteWritten(d)) out.push({ what: `${what} ${p}`, bytes: b });
+  };
+
+  // h2h contract: clean, failing, with a numeric key, and against a URL with userinfo.
+  const clean = await runCli(
+    ['contract', '--base-url', a.url, '--api-key-file', keyFile, '--reports-dir', join(dir, 'r1')],
+    opts,
+  );
+  assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+  keep('contract clean', clean);
+  await reports('contract clean', join(dir, 'r1'));
+  const failing = await runCli(
+    ['contract', '--base-url', f.url, '--api-key', KEY, '--reports-dir', join(dir, 'r2')],
+    opts,
+  );
+  assert.equal(failing.code, 1, failing.stdout + failing.stderr);
+  keep('contract failing', failing);
+  await reports('contract failing', join(dir, 'r2'));
+  const numeric = await runCli(
+    ['contract', '--base-url', n.url, '--api-key', NUM_KEY, '--reports-dir', join(dir, 'r3')],
+    opts,
+  );
+  assert.equal(numeric.code, 0, numeric.stdout + numeric.stderr);
+  keep('contract numeric key', numeric);
+  await reports('contract numeric key', join(dir, 'r3'));
+  const userinfo = `http://leakuser:${PASSWORD}@${new URL(a.url).host}`;
+  const refused = await runCli(
+    ['contract', '--base-url', userinfo, '--api-key', KEY, '--reports-dir', join(dir, 'r4')],
+    opts,
+  );
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /base URL must not carry a user name or password \(user:password@\)/);
+  keep('contract userinfo', refused);
+
+  // h2h replay of the failing run's saved cases.
+  const replay = await runCli(
+    ['replay', '--reports-dir', join(dir, 'r2'), '--base-url', f.url, '--api-key', KEY],
+    opts,
+  );
+  keep('replay', replay);
+
+  // h2h validate of a captured exchange that holds the key (as a string and as a number).
+  const captured = join(dir, 'captured.json');
+  writeFileSync(
+    captured,
+    JSON.stringify({
+      request: { method: 'GET', params: { api_key: KEY, key: Number(NUM_KEY) } },
+      response: { status: 200, body: { ok: true, status: 'SUCCESS', saldo: `${KEY} ${NUM_KEY}` } },
+    }),
+  );
+  for (const extra of [[], ['--json']])
+    keep(`validate ${extra}`, await runCli(['validate', 'saldo-user', captured, ...extra], opts));
+
+  // h2h probe: --once, and long-running with /metrics, /status, /probe debug output and its logs (GET: the key is
+  // in every URL it sends).
+  keep('probe --once', await runCli(['probe', '--once', '--json', '--base-url', a.url, '--api-key', KEY], opts));
+  keep('probe userinfo', await runCli(['probe', '--once', '--base-url', userinfo, '--api-key', KEY], opts));
+  const probeYaml = join(dir, 'probe.yaml');
+  writeFileSync(
+    probeYaml,
+    [
+      "schedule: '* * * * * *'",
+      'timeout: 800ms',
+      'method: GET',
+      'log_format: json',
+      'targets:',
+      `  - {name: good, base_url: '${a.url}', api_key_env: LEAK_KEY}`,
+      `  - {name: bad, base_url: '${f.url}', api_key_file: key}`,
+      `  - {name: digits, base_url: '${n.url}', api_key_env: LEAK_NUM_KEY}`,
+      '',
+    ].join('\n'),
+  );
+  const probe = await startCli(['probe', '--config', probeYaml, '--listen', '127.0.0.1:0'], /^H2H_PROBE_URL=(\S+)$/m, {
+    ...env,
+    LEAK_KEY: KEY,
+    LEAK_NUM_KEY: NUM_KEY,
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 2500));
+    for (const path of [
+      '/metrics',
+      '/status',
+      '/healthz',
+      '/probe?target=good&debug=true',
+      '/probe?target=bad&debug=true',
+      '/probe?target=digits&debug=true',
+      `/probe?target=good&api_key=${KEY}`,
+      `/probe?target=${KEY}`,
+    ])
+      out.push({ what: `probe ${path.slice(0, 30)}`, bytes: await (await fetch(`${probe.url}${path}`)).text() });
+  } finally {
+    await probe.stop();
+  }
+  keep('probe', { stdout: probe.stdout(), stderr: probe.stderr() });
+
+  // h2h mock: its console and its request log, after requests that carry the key.
+  const mock = await startCli(['mock', '--api-key', KEY], undefined, env);
+  try {
+    await fetch(`${mock.url}/api/saldo-user?api_key=${KEY}`);
+    await fetch(`${mock.url}/api/history-transaksi`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: KEY, limit: 2 }),
+    });
+    out.push({ what: 'mock /__sim/log', bytes: await (await fetch(`${mock.url}/__sim/log`)).text() });
+  } finally {
+    await mock.stop();
+  }
+  keep('mock', { stdout: mock.stdout(), stderr: mock.stderr() });
+  return out;
+}
+
+function hits(outputs: Output[], secrets: string[]): string[] {
+  const found: string[] = [];
+  for (const o of outputs) {
+    const text = Buffer.isBuffer(o.bytes) ? o.bytes.toString('latin1') : o.bytes;
+    for (const s of secrets)
+      for (const needle of needlesOf(s)) if (text.includes(needle)) found.push(`${o.what}: ${needle}`);
+  }
+  return found;
+}
+
+describe('nothing leaks: every command that writes, with a distinctive key, a numeric key and a userinfo URL', () => {
+  let a: Simulator;
+  let n: Simulator;
+  let f: Simulator;
+
+  before(async () => {
+    a = await startSimulator({ apiKey: KEY });
+    n = await startSimulator({ apiKey: NUM_KEY });
+    f = await startSimulator({ apiKey: KEY, fault: { name: 'saldo-as-string' } });
+  });
+
+  after(async () => {
+    await Promise.all([a?.close(), n?.close(), f?.close()]);
+  });
+
+  it('finds none of the secrets in any byte written', async () => {
+    const outputs = await everyOutput({}, a, n, f);
+    assert.ok(outputs.length > 40, `${outputs.length} outputs searched`);
+    assert.deepEqual(hits(outputs, [KEY, NUM_KEY, PASSWORD]), []);
+  });
+
+  it('finds them when redaction is switched off, so the search can fail', async () => {
+    const outputs = await everyOutput({ H2H_UNSAFE_DISABLE_REDACTION: '1' }, a, n, f);
+    const found = hits(outputs, [KEY, NUM_KEY]);
+    for (const s of [KEY, NUM_KEY])
+      assert.ok(
+        found.some((h) => h.endsWith(`: ${s}`)),
+        `${s} found: ${found.length} hits`,
+      );
+    for (const where of ['contract failing', 'probe', 'validate'])
+      assert.ok(
+        found.some((h) => h.startsWith(where)),
+        `a leak found in ${where}'s output: ${found.slice(0, 5).join('; ')}`,
+      );
+  });
+});
+
+describe('keys in config files', () => {
+  it("api_key_file is read from the config file's own folder, wherever the command runs", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'h2h-keyfile-'));
+    writeFileSync(join(dir, 'staging.key'), `${KEY}\n`);
+    writeFileSync(join(dir, 'h2h.yaml'), 'base_url: http://127.0.0.1:1\napi_key_file: staging.key\n');
+    const cfg = resolveContractConfig({ config: join(dir, 'h2h.yaml') }, {});
+    assert.equal(cfg.apiKey, KEY);
+  });
+});
