@@ -91,8 +91,8 @@ export async function answerProbe(
  * rules read both; what is a counter there is the count of this check here.
  */
 function checkRegistry(target: string, deadlineMs: number, results: ProbeResult[]): Registry {
-  const registers = [new Registry()];
-  const registry = registers[0] as Registry;
+  const registry = new Registry();
+  const registers = [registry];
   const te = ['target', 'endpoint'] as const;
   const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Gauge<L>({ name, help, labelNames, registers });
