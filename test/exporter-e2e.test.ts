@@ -161,8 +161,11 @@ describe('end to end: two probe replicas in exporter mode, sharded by a real Pro
       );
     }
     // The replicas' own /metrics: process metrics and their /probe counters, no target series.
-    const own = await query('h2h_probe_exporter_requests_total{job="h2h-probe",outcome="probed"} > 0');
-    assert.equal(own.length, 2, 'both replicas count the checks they answered');
+    // Their self-scrape runs on its own clock: wait until it has seen both count.
+    await until(
+      'both replicas count the checks they answered',
+      async () => (await query('h2h_probe_exporter_requests_total{job="h2h-probe",outcome="probed"} > 0')).length === 2,
+    );
     assert.equal((await query('h2h_probe_success{job="h2h-probe"}')).length, 0);
   });
 
