@@ -249,9 +249,16 @@ const TABLE: Row[] = [
     keep: [
       { exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01')]) },
       { exchange: hist({ search: '081234567890' }, [rec('X', '2026-01-01')]) },
+      // 'e' may be in a product, which history does not show: not judged on a record without one.
+      { exchange: hist({ q: 'e' }, [rec('T-9', '2026-01-01')]) },
     ],
     breaks: [
       ['record without S', { exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01'), rec('T-8', '2026-01-01')]) }],
+      ['phone number not in it', { exchange: hist({ q: '6289999999999' }, [rec('T-9', '2026-01-01')]) }],
+      [
+        'shown product without S',
+        { exchange: hist({ q: 'e' }, [{ ...rec('T-9', '2026-01-01'), product: 'AKRAB-10GB' }]) },
+      ],
     ],
   },
   {
@@ -448,6 +455,8 @@ const BREAKS_AT: Record<string, string> = {
   'HIS-3: other month': '$.data[0].date',
   'HIS-3: other year by alias': '$.data[0].date',
   'HIS-4: record without S': '$.data[1]',
+  'HIS-4: phone number not in it': '$.data[0]',
+  'HIS-4: shown product without S': '$.data[0]',
   'HIS-5: record hidden': '$.data',
   'TRX-1: other id': '$.data.trx_id',
   'TRX-1: no status': '$.data.status',
