@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,12 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import YAML from 'yaml';
 import { READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { freePort, ROOT, type Running, startCli, stopChild } from './helpers.ts';
-
-interface Sample {
-  metric: Record<string, string>;
-  value: [number, string];
-}
+import { ROOT, type Running, startCli } from './helpers.ts';
+import { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 
 interface ScrapeJob {
   job_name: string;
@@ -33,9 +29,7 @@ describe('end to end: two probe replicas in exporter mode, sharded by a real Pro
   const sims = new Map<string, Simulator>();
   const replicas: Running[] = [];
   let names: string[] = [];
-  let prom: ChildProcess | undefined;
-  let promUrl = '';
-  let promLog = '';
+  let prom: PrometheusServer;
 
   before(async () => {
     assert.equal(spawnSync('prometheus', ['--version']).status, 0, 'Debian prometheus is installed (.ci/run)');
@@ -86,49 +80,17 @@ describe('end to end: two probe replicas in exporter mode, sharded by a real Pro
         for (const rule of job.relabel_configs ?? [])
           if (rule.target_label === '__address__') rule.replacement = hosts[Number(shard)];
     }
-    const config = join(dir, 'prometheus.yml');
-    writeFileSync(config, YAML.stringify(shipped, { aliasDuplicateObjects: false }));
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    prom = spawn(
-      'prometheus',
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${join(dir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-        '--log.level=warn',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    prom.stderr?.on('data', (d: Buffer) => {
-      promLog += d.toString();
-    });
-    await until('Prometheus is ready', async () => (await fetch(`${promUrl}/-/ready`)).status === 200);
+    prom = await startPrometheus(YAML.stringify(shipped, { aliasDuplicateObjects: false }));
   });
 
   after(async () => {
-    await stopChild(prom);
+    await prom?.stop();
     await Promise.all(replicas.map((r) => r.stop()));
     await Promise.all([...sims.values()].map((s) => s.close()));
   });
 
-  async function until(what: string, ok: () => Promise<boolean>, ms = 30_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      if (await ok().catch(() => false)) return;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    assert.fail(`${what}: not within ${ms} ms\n${promLog.slice(-2000)}`);
-  }
-
-  async function query(q: string): Promise<Sample[]> {
-    const r = (await (await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(q)}`)).json()) as {
-      status: string;
-      data: { result: Sample[] };
-    };
-    assert.equal(r.status, 'success', q);
-    return r.data.result;
-  }
+  const until = (what: string, ok: () => Promise<boolean>) => prom.until(what, ok);
+  const query = (q: string) => prom.query(q);
 
   it('every target is probed, each by exactly one shard: the one its hashmod names', async () => {
     await until('every target checked on its three endpoints', async () => {
@@ -178,10 +140,7 @@ describe('end to end: two probe replicas in exporter mode, sharded by a real Pro
       return stopped.every((n) => down.some((s) => s.metric.instance === n));
     });
     await until('H2HProbeDown pending for each target of the stopped shard', async () => {
-      const r = (await (await fetch(`${promUrl}/api/v1/alerts`)).json()) as {
-        data: { alerts: { labels: Record<string, string>; state: string }[] };
-      };
-      const down = r.data.alerts.filter((a) => a.labels.alertname === 'H2HProbeDown');
+      const down = (await prom.alerts()).filter((a) => a.labels.alertname === 'H2HProbeDown');
       return (
         stopped.every((n) => down.some((a) => a.labels.instance === n && a.labels.job === 'h2h-probe-shard-1')) &&
         !down.some((a) => running.includes(a.labels.instance ?? ''))

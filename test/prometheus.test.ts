@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { freePort, ROOT, type Running, startProbe, stopChild } from './helpers.ts';
-
-interface Sample {
-  metric: Record<string, string>;
-  value: [number, string];
-}
+import { ROOT, type Running, startProbe } from './helpers.ts';
+import { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 
 describe('end to end: simulator, probe and a real Prometheus', () => {
   let sim: Simulator;
   let probe: Running;
-  let prom: ChildProcess;
-  let promUrl = '';
-  let promLog = '';
+  let prom: PrometheusServer;
+  const query = (q: string) => prom.query(q);
+  const until = (what: string, ok: () => Promise<boolean>) => prom.until(what, ok);
+  const alerts = () => prom.alerts();
 
   before(async () => {
     assert.equal(
@@ -28,10 +23,7 @@ describe('end to end: simulator, probe and a real Prometheus', () => {
     );
     sim = await startSimulator();
     probe = await startProbe(sim, ['--name', 'sim']);
-    const dir = mkdtempSync(join(tmpdir(), 'h2h-prom-'));
-    const config = join(dir, 'prometheus.yml');
-    writeFileSync(
-      config,
+    prom = await startPrometheus(
       [
         'global: {scrape_interval: 1s, evaluation_interval: 1s}',
         `rule_files: ['${join(ROOT, 'monitoring', 'alerts.yml')}']`,
@@ -41,58 +33,13 @@ describe('end to end: simulator, probe and a real Prometheus', () => {
         '',
       ].join('\n'),
     );
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    prom = spawn(
-      'prometheus',
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${join(dir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-        '--log.level=warn',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    prom.stderr?.on('data', (d: Buffer) => {
-      promLog += d.toString();
-    });
-    await until(
-      'Prometheus is ready',
-      async () => (await fetch(`${promUrl}/-/ready`).catch(() => undefined))?.status === 200,
-      30_000,
-    );
   });
 
   after(async () => {
-    await stopChild(prom);
+    await prom?.stop();
     await probe?.stop();
     await sim?.close();
   });
-
-  async function until(what: string, ok: () => Promise<boolean>, ms = 30_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      if (await ok().catch(() => false)) return;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    assert.fail(`${what}: not within ${ms} ms\n${promLog.slice(-2000)}`);
-  }
-
-  async function query(q: string): Promise<Sample[]> {
-    const r = (await (await fetch(`${promUrl}/api/v1/query?query=${encodeURIComponent(q)}`)).json()) as {
-      status: string;
-      data: { result: Sample[] };
-    };
-    assert.equal(r.status, 'success', q);
-    return r.data.result;
-  }
-
-  async function alerts(): Promise<{ labels: Record<string, string>; state: string }[]> {
-    const r = (await (await fetch(`${promUrl}/api/v1/alerts`)).json()) as {
-      data: { alerts: { labels: Record<string, string>; state: string }[] };
-    };
-    return r.data.alerts;
-  }
 
   it('Prometheus scrapes h2h_probe_success = 1 for the three endpoints, and h2h_balance = the simulator balance', async () => {
     await until('three successes in Prometheus', async () => {

@@ -17,6 +17,7 @@ import { UsageError } from '../shared/config-file.js';
 import { TokenBucket } from '../shared/token-bucket.js';
 import { checkEmbeddedOptions } from '../simulator/embedded.js';
 import { type Command, EXIT, type Io, strFlag } from './command.js';
+import { TARGET_OPTIONS, targetFlags } from './target-flags.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The gate's Playwright config, beside this build: dist/gate/playwright.config.js (src/ in development). */
@@ -77,23 +78,13 @@ contract-summary.json and contract-summary.md. Flags win over the environment, w
 Exit: 0 the contract holds, 1 a clause failed (or drift under --strict), 2 usage, configuration or an
 unreachable target.`,
   options: {
-    config: { type: 'string' },
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'api-key-file': { type: 'string' },
-    'allow-writes': { type: 'boolean' },
-    product: { type: 'string' },
-    kind: { type: 'string' },
-    msisdn: { type: 'string', multiple: true },
-    'max-invites': { type: 'string' },
+    ...TARGET_OPTIONS,
     'trx-id': { type: 'string' },
     strict: { type: 'boolean' },
     'canonical-only': { type: 'boolean' },
-    timeout: { type: 'string' },
     'rate-limit': { type: 'string' },
     'max-wait': { type: 'string' },
     settle: { type: 'string' },
-    'reports-dir': { type: 'string' },
     grep: { type: 'string' },
     seed: { type: 'string' },
     examples: { type: 'string' },
@@ -104,23 +95,13 @@ unreachable target.`,
   async run(values, _pos, io) {
     const flag = (name: string): string | undefined => strFlag(values, name);
     const cfg = resolveContractConfig({
-      config: flag('config'),
-      baseUrl: flag('base-url'),
-      apiKey: flag('api-key'),
-      apiKeyFile: flag('api-key-file'),
-      allowWrites: values['allow-writes'] === true ? true : undefined,
-      product: flag('product'),
-      kind: flag('kind'),
-      msisdn: values.msisdn as string[] | undefined,
-      maxInvites: flag('max-invites'),
+      ...targetFlags(values),
       trxId: flag('trx-id'),
       strict: values.strict === true ? true : undefined,
       canonicalOnly: values['canonical-only'] === true ? true : undefined,
-      timeout: flag('timeout'),
       rateLimit: flag('rate-limit'),
       maxWait: flag('max-wait'),
       settle: flag('settle'),
-      reportsDir: flag('reports-dir'),
       grep: flag('grep'),
       seed: flag('seed'),
       examples: flag('examples'),

@@ -14,7 +14,8 @@ import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
 import { TokenBucket } from '../shared/token-bucket.js';
 import { startEmbedded } from '../simulator/embedded.js';
-import { type Command, EXIT, strFlag } from './command.js';
+import { type Command, EXIT } from './command.js';
+import { TARGET_OPTIONS, targetFlags } from './target-flags.js';
 
 /**
  * Sends saved failing cases to a target again and says FIXED or STILL FAILING for each. An invite that a clause
@@ -34,35 +35,10 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
   --kind K, --msisdn N, --max-invites N, --timeout D, --reports-dir DIR    as for h2h contract
 
 Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usage or configuration.`,
-  options: {
-    config: { type: 'string' },
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'api-key-file': { type: 'string' },
-    'allow-writes': { type: 'boolean' },
-    product: { type: 'string' },
-    kind: { type: 'string' },
-    msisdn: { type: 'string', multiple: true },
-    'max-invites': { type: 'string' },
-    timeout: { type: 'string' },
-    'reports-dir': { type: 'string' },
-  },
+  options: TARGET_OPTIONS,
   positionals: [0, 1000],
   async run(values, files, io) {
-    const flag = (name: string): string | undefined => strFlag(values, name);
-    const cfg = resolveContractConfig({
-      config: flag('config'),
-      baseUrl: flag('base-url'),
-      apiKey: flag('api-key'),
-      apiKeyFile: flag('api-key-file'),
-      allowWrites: values['allow-writes'] === true ? true : undefined,
-      product: flag('product'),
-      kind: flag('kind'),
-      msisdn: values.msisdn as string[] | undefined,
-      maxInvites: flag('max-invites'),
-      timeout: flag('timeout'),
-      reportsDir: flag('reports-dir'),
-    });
+    const cfg = resolveContractConfig(targetFlags(values));
     const saved = loadFailures(files, join(cfg.reportsDir, 'failures'));
     const embedded = cfg.baseUrl ? undefined : await startEmbedded({}, cfg.apiKey);
     try {
