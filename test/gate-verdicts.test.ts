@@ -12,7 +12,7 @@ import { coveringReadings } from '../src/simulator/covering.ts';
 import { describeReading, KNOB_NAMES, KNOBS, parseReading, type Reading } from '../src/simulator/legal.ts';
 import { refusalWord } from '../src/simulator/present.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { runCli } from './helpers.ts';
+import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
 
 // The gate's verdicts against readings of the API other than the reference simulator's: every legal one
 // passes, and what is never a violation (rate limits, a write that shows late) is waited out, not failed.
@@ -23,26 +23,8 @@ let runs = 0;
 /** `h2h contract --allow-writes` against a simulator as a real target, with its own reports folder. */
 async function gateAgainst(sim: Simulator, extra: string[] = []) {
   const reports = join(tmp, `run-${++runs}`);
-  const s = sim.fixture.suite;
-  const args = [
-    'contract',
-    '--reports-dir',
-    reports,
-    '--base-url',
-    sim.url,
-    '--api-key',
-    sim.apiKey,
-    '--allow-writes',
-    '--product',
-    s.product,
-    '--kind',
-    s.kind,
-    ...s.msisdns.flatMap((m) => ['--msisdn', m]),
-    '--max-invites',
-    String(s.max_invites),
-    ...extra,
-  ];
-  const r = await runCli(args, { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' }, timeoutMs: 240_000 });
+  const args = ['contract', '--reports-dir', reports, ...writeTargetFlags(sim), ...extra];
+  const r = await runCli(args, { env: NO_TARGET_ENV, timeoutMs: 240_000 });
   let summary: ContractSummary | undefined;
   try {
     summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
@@ -163,7 +145,7 @@ describe('money, preflight and reports', () => {
   it('a key that saldo-user refuses exits 2 with one line that says so', async () => {
     await withSim(parseReading('reference'), async (sim) => {
       const r = await runCli(['contract', '--base-url', sim.url, '--api-key', 'not-the-key-1234'], {
-        env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' },
+        env: NO_TARGET_ENV,
       });
       assert.equal(r.code, 2, r.stdout + r.stderr);
       assert.match(r.stderr, new RegExp(`the API key was refused by ${sim.url.replace(/[.]/g, '\\.')}`));

@@ -10,7 +10,7 @@ import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
-import { everyByteWritten, ROOT, runCli } from './helpers.ts';
+import { everyByteWritten, ROOT, runCli, writeTargetFlags } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
 let runs = 0;
@@ -94,25 +94,7 @@ describe('mutation self-test: every fault of the catalog fails the gate on the c
       it(`${fault.name} against ${legal.split(',')[0]}${prefix ? ` behind ${prefix}` : ''} -> exit 1 naming ${fault.clause}`, async () => {
         const sim = await startSimulator({ prefix, reading: parseReading(legal), fault: { name: fault.name } });
         try {
-          const s = sim.fixture.suite;
-          const r = await gate([
-            '--base-url',
-            sim.url,
-            '--api-key',
-            sim.apiKey,
-            '--allow-writes',
-            '--product',
-            s.product,
-            '--kind',
-            s.kind,
-            ...s.msisdns.flatMap((m) => ['--msisdn', m]),
-            '--max-invites',
-            String(s.max_invites),
-            '--settle',
-            '1s',
-            '--grep',
-            fault.clause,
-          ]);
+          const r = await gate([...writeTargetFlags(sim), '--settle', '1s', '--grep', fault.clause]);
           assert.equal(r.code, 1, r.console.slice(-2000));
           assert.ok(
             failedClauses(r.summary).includes(fault.clause),

@@ -18,7 +18,7 @@ import { loadApiModel } from '../src/openapi/load.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { runCli } from './helpers.ts';
+import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
 
 const api = loadApiModel();
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-generated-'));
@@ -130,30 +130,10 @@ describe('generated cases', () => {
 
 /** `h2h contract --allow-writes` against a simulator, with its reports folder. */
 async function gate(sim: Simulator, reports: string, extra: string[]) {
-  const s = sim.fixture.suite;
-  const r = await runCli(
-    [
-      'contract',
-      '--reports-dir',
-      reports,
-      '--base-url',
-      sim.url,
-      '--api-key',
-      sim.apiKey,
-      '--allow-writes',
-      '--product',
-      s.product,
-      '--kind',
-      s.kind,
-      ...s.msisdns.flatMap((m) => ['--msisdn', m]),
-      '--max-invites',
-      String(s.max_invites),
-      '--settle',
-      '1s',
-      ...extra,
-    ],
-    { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' }, timeoutMs: 180_000 },
-  );
+  const r = await runCli(['contract', '--reports-dir', reports, ...writeTargetFlags(sim), '--settle', '1s', ...extra], {
+    env: NO_TARGET_ENV,
+    timeoutMs: 180_000,
+  });
   const summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
   return { ...r, summary };
 }
@@ -208,27 +188,12 @@ describe('each class of generated cases catches a fault the hand-written scenari
           const curl = await promisify(execFile)('bash', ['-c', saved.curl], { env, encoding: 'utf8' });
           assert.match(curl.stdout, /"ok":true/, `${saved.curl}\n${curl.stdout}`);
         }
-        const args = [
-          'replay',
-          mine[0] ?? '',
-          '--base-url',
-          sim.url,
-          '--api-key',
-          sim.apiKey,
-          '--allow-writes',
-          '--product',
-          t.product,
-          '--kind',
-          t.kind,
-          ...t.msisdns.flatMap((m) => ['--msisdn', m]),
-          '--reports-dir',
-          reports,
-        ];
-        const still = await runCli(args, { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' } });
+        const args = ['replay', mine[0] ?? '', ...writeTargetFlags(sim), '--reports-dir', reports];
+        const still = await runCli(args, { env: NO_TARGET_ENV });
         assert.equal(still.code, 1, still.stdout + still.stderr);
         assert.match(still.stdout, /STILL FAILING/);
         sim.setFault(null);
-        const fixed = await runCli(args, { env: { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' } });
+        const fixed = await runCli(args, { env: NO_TARGET_ENV });
         assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
         assert.match(fixed.stdout, /^FIXED/m);
       } finally {

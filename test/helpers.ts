@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
 import { PROBE_DEFAULTS, type ProbeTarget } from '../src/probe/config.ts';
+import { embeddedTarget } from '../src/simulator/embedded.ts';
+import type { Simulator } from '../src/simulator/server.ts';
 
 export { freePort } from '../src/shared/free-port.ts';
 
@@ -213,6 +215,31 @@ export function samples(text: string): Map<string, number> {
     if (m?.[1]) out.set(m[1], Number(m[2]));
   }
   return out;
+}
+
+/** The environment a CLI test runs in: no target, key or config inherited from the shell. */
+export const NO_TARGET_ENV: NodeJS.ProcessEnv = { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' };
+
+/**
+ * The flags that point h2h contract (or replay) at a simulator as a real target, writes allowed within its
+ * fixture's budget: the same target the embedded simulator gives (embeddedTarget).
+ */
+export function writeTargetFlags(sim: Simulator): string[] {
+  const t = embeddedTarget(sim);
+  return [
+    '--base-url',
+    t.baseUrl,
+    '--api-key',
+    t.apiKey,
+    '--allow-writes',
+    '--product',
+    t.product,
+    '--kind',
+    t.kind,
+    ...t.msisdns.flatMap((m) => ['--msisdn', m]),
+    '--max-invites',
+    String(t.maxInvites),
+  ];
 }
 
 /** A target as the config would resolve it (no jitter unless given). */
