@@ -49,27 +49,18 @@ async function everyOutput(env: NodeJS.ProcessEnv, a: Simulator, n: Simulator, f
   };
 
   // h2h contract: clean, failing, with a numeric key, and against a URL with userinfo.
-  const clean = await runCli(
-    ['contract', '--base-url', a.url, '--api-key-file', keyFile, '--reports-dir', join(dir, 'r1')],
-    opts,
-  );
-  assert.equal(clean.code, 0, clean.stdout + clean.stderr);
-  keep('contract clean', clean);
-  await reports('contract clean', join(dir, 'r1'));
-  const failing = await runCli(
-    ['contract', '--base-url', f.url, '--api-key', KEY, '--reports-dir', join(dir, 'r2')],
-    opts,
-  );
-  assert.equal(failing.code, 1, failing.stdout + failing.stderr);
-  keep('contract failing', failing);
-  await reports('contract failing', join(dir, 'r2'));
-  const numeric = await runCli(
-    ['contract', '--base-url', n.url, '--api-key', NUM_KEY, '--reports-dir', join(dir, 'r3')],
-    opts,
-  );
-  assert.equal(numeric.code, 0, numeric.stdout + numeric.stderr);
-  keep('contract numeric key', numeric);
-  await reports('contract numeric key', join(dir, 'r3'));
+  const contracts: [string, string[], number][] = [
+    ['contract clean', ['--base-url', a.url, '--api-key-file', keyFile], 0],
+    ['contract failing', ['--base-url', f.url, '--api-key', KEY], 1],
+    ['contract numeric key', ['--base-url', n.url, '--api-key', NUM_KEY], 0],
+  ];
+  for (const [i, [what, args, code]] of contracts.entries()) {
+    const d = join(dir, `r${i + 1}`);
+    const r = await runCli(['contract', ...args, '--reports-dir', d], opts);
+    assert.equal(r.code, code, `${what}\n${r.stdout}${r.stderr}`);
+    keep(what, r);
+    await reports(what, d);
+  }
   const userinfo = `http://leakuser:${PASSWORD}@${new URL(a.url).host}`;
   const refused = await runCli(
     ['contract', '--base-url', userinfo, '--api-key', KEY, '--reports-dir', join(dir, 'r4')],

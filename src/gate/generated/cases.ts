@@ -1,7 +1,7 @@
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Endpoint, Method, Params } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
-import { COMPARE_LIMIT, READ_ONLY_PRODUCT, testNumber } from '../sampling.js';
+import { COMPARE_LIMIT, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
 import { boundaryValues } from './values.js';
@@ -40,12 +40,19 @@ export function caseClauses(c: GeneratedCase): ClauseId[] {
   ];
 }
 
-/** A valid sample of a parameter, from the target's data and config. */
+/**
+ * A valid sample of a parameter, from the target's data and config: the suite's own sample, except where a
+ * generated case must not spend (no fresh trx_id, the read-only product) or needs a value without a config.
+ */
 function sampleOf(ctx: ScenarioContext, endpoint: Endpoint, name: string): unknown {
-  const r = ctx.data.record;
   switch (name) {
     case 'msisdn':
-      return testNumber(ctx);
+    case 'limit':
+    case 'q':
+    case 'date':
+    case 'month':
+    case 'year':
+      return sample(ctx, endpoint, name);
     case 'kind':
       return ctx.target.kind ?? 'akrab';
     case 'trx_id':
@@ -54,16 +61,6 @@ function sampleOf(ctx: ScenarioContext, endpoint: Endpoint, name: string): unkno
       return ctx.target.product ?? READ_ONLY_PRODUCT;
     case 'name':
       return 'H2H';
-    case 'limit':
-      return COMPARE_LIMIT;
-    case 'q':
-      return r?.trx_id;
-    case 'date':
-      return r?.date;
-    case 'month':
-      return r?.date?.slice(5, 7);
-    case 'year':
-      return r?.date?.slice(0, 4);
     default:
       return undefined;
   }
