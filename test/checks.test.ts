@@ -199,10 +199,16 @@ const TABLE: Row[] = [
   },
   {
     clause: 'BAL-1',
-    keep: [{ exchange: saldo(150000) }, { exchange: saldo(0) }],
+    // "saldo a number": the documented response has an integer, and a balance with cents keeps the clause too.
+    keep: [
+      { exchange: saldo(150000) },
+      { exchange: saldo(0) },
+      { exchange: saldo(98765432.5) },
+      { exchange: saldo(2 ** 33) },
+    ],
     breaks: [
       ['string saldo', { exchange: saldo('150000') }],
-      ['fraction', { exchange: saldo(1.5) }],
+      ['null saldo', { exchange: saldo(null) }],
       ['missing saldo', { exchange: ex('saldo-user', { api_key: K }, { ok: true, status: 'SUCCESS' }) }],
       ['refused', { exchange: ex('saldo-user', { api_key: K }, refused) }],
     ],
@@ -442,7 +448,7 @@ const BREAKS_AT: Record<string, string> = {
   'AUTH-1: refused but records shown': '$.data',
   'AUTH-1: refused but detail shown': '$.detail',
   'BAL-1: string saldo': '$.saldo',
-  'BAL-1: fraction': '$.saldo',
+  'BAL-1: null saldo': '$.saldo',
   'BAL-1: missing saldo': '$.saldo',
   'BAL-1: refused': '$.ok',
   'BAL-2: balance rose': '$.saldo',

@@ -103,6 +103,32 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
     assert.deepEqual(failed(long.summary), ['INV-6']);
   });
 
+  it('a provider that clamps limit below the compared page, records in no order, passes (seed 1, 200 examples)', async () => {
+    // Before the gate asked for the page discovery got, a page of 10 answering a limit of 20 looked complete,
+    // and HIS-5 failed this reading on a record that was on another page (this seed, every time).
+    const r = await withSim(parseReading('max-limit=10,order=shuffled'), (sim) =>
+      gateAgainst(sim, ['--seed', '1', '--examples', '200']),
+    );
+    assert.equal(r.code, 0, r.console.slice(-3000));
+    assert.deepEqual(failed(r.summary), []);
+    assert.ok((r.summary?.clauses.find((c) => c.id === 'HIS-5')?.passed ?? 0) > 0, 'HIS-5 was judged');
+  });
+
+  it('a used trx_id answered as an idempotent replay keeps INV-5 and leaves every INV-5 scenario to run', async () => {
+    await withSim(parseReading('repeat=replay'), async (sim) => {
+      const r = await gateAgainst(sim, ['--grep', 'INV-5']);
+      assert.equal(r.code, 0, r.console.slice(-3000));
+      const inv5 = r.summary?.clauses.find((c) => c.id === 'INV-5');
+      assert.equal(inv5?.skipped, 0, `nothing skipped: ${inv5?.skipReasons.join('; ')}`);
+      assert.equal(inv5?.passed, 4);
+      // Every repeat was answered ok true, and the target charged each trx_id once.
+      const ok = sim.log.filter((e) => e.endpoint === 'invite-member' && e.httpStatus === 200);
+      assert.ok(ok.length > 4, `${ok.length} invites answered ok`);
+      // One invite per INV-5 scenario and two per in-flight one (the price, then the batch) count; no replay does.
+      assert.equal(r.summary?.spend.charged, 6, 'only the first invite of each trx_id counts against the cap');
+    });
+  });
+
   it('--strict passes a reading with other refusal words once they are listed in known_statuses', async () => {
     const reading = parseReading('other-words');
     const cfg = join(tmp, 'known.yaml');

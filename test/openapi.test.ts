@@ -103,7 +103,7 @@ describe('openapi.yaml', () => {
         ['examples-valid', '/api/saldo-user POST response 200 examples.success'],
       ],
     );
-    assert.match(problems[0]?.message ?? '', /\$\.saldo must be integer/);
+    assert.match(problems[0]?.message ?? '', /\$\.saldo must be number/);
   });
 
   it('redocly lint reports no errors', () => {

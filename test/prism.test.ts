@@ -114,7 +114,7 @@ describe('Prism validation proxy between the suite and the simulator', () => {
         message: string;
       }[];
       assert.ok(
-        violations.some((v) => v.location.join('.') === 'response.body.saldo' && /must be integer/.test(v.message)),
+        violations.some((v) => v.location.join('.') === 'response.body.saldo' && /must be number/.test(v.message)),
         JSON.stringify(violations),
       );
     } finally {

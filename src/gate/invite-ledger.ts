@@ -96,6 +96,17 @@ export class InviteLedger {
     }
   }
 
+  /**
+   * Takes back what `count` accepted invites of a refusal class counted, once their clause was judged and holds:
+   * they were legal (a repeat answered as an idempotent replay, which INV-5 allows when nothing was charged
+   * twice), so the class sends again and the cap gets the room back.
+   */
+  reopen(clause: InviteIntent['clause'], count: number): void {
+    this.state.closed = this.state.closed.filter((c) => c !== clause);
+    this.state.charged = Math.max(0, this.state.charged - count);
+    this.save();
+  }
+
   /** Records what became of an admitted invite. */
   settle(intent: InviteIntent, trxId: string | undefined, outcome: InviteOutcome): void {
     if (outcome === 'unknown' && trxId !== undefined) this.state.unknown.push(trxId);

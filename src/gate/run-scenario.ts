@@ -9,7 +9,7 @@ import type { Deviation } from './config.js';
 import type { GeneratedCase } from './generated/cases.js';
 import { saveFailure, saveScenarioFailure } from './generated/failures.js';
 import { judgeCase } from './generated/judge-case.js';
-import { type InviteIntent, type InviteLedger, NotSent } from './invite-ledger.js';
+import { type InviteIntent, type InviteLedger, type InviteOutcome, NotSent } from './invite-ledger.js';
 import type { PlannedScenario } from './plan.js';
 import { PreconditionFailed, type ScenarioContext, type SendOptions } from './scenario.js';
 import { findingKey, findingLines, type ScenarioResult, showExchange, skippedResult } from './scenario-result.js';
@@ -69,6 +69,13 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     if (!opts.quiet) exchanges.push(ex);
     return ex;
   };
+  // Refusal-intent invites this scenario saw accepted, by class: taken back if the class's clause holds.
+  const acceptedRefusals = new Map<InviteIntent['clause'], number>();
+  const settleInvite = (intent: InviteIntent, trx: string | undefined, outcome: InviteOutcome): void => {
+    ledger.settle(intent, trx, outcome);
+    if (intent.expect === 'refusal' && outcome === 'accepted')
+      acceptedRefusals.set(intent.clause, (acceptedRefusals.get(intent.clause) ?? 0) + 1);
+  };
   const admitInvite = (intent: InviteIntent, trx: string | undefined, count: number): void => {
     if (intent.expect === 'success' && !deps.target.allowWrites)
       throw new Error(`${entry.scenario.title}: an invite that could succeed, without writes allowed`);
@@ -84,10 +91,10 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     const trx = trxIdOf(api, params);
     try {
       const ex = await send('invite-member', method, params, opts);
-      ledger.settle(intent, trx, bodyOf(ex)?.ok === true ? 'accepted' : 'refused');
+      settleInvite(intent, trx, bodyOf(ex)?.ok === true ? 'accepted' : 'refused');
       return ex;
     } catch (err) {
-      if (err instanceof TransportError) ledger.settle(intent, trx, 'unknown');
+      if (err instanceof TransportError) settleInvite(intent, trx, 'unknown');
       throw err;
     }
   };
@@ -122,8 +129,8 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
       let accepted = 0;
       for (const s of settled) {
         if (s.status === 'rejected') {
-          if (s.reason instanceof TransportError) ledger.settle(refusal, trx, 'unknown');
-        } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) ledger.settle(refusal, trx, 'accepted');
+          if (s.reason instanceof TransportError) settleInvite(refusal, trx, 'unknown');
+        } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) settleInvite(refusal, trx, 'accepted');
       }
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failed) throw failed.reason;
@@ -192,6 +199,10 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     learnPhones(ex.body);
   }
   findings = [...new Map(findings.map((f) => [findingKey(f), f])).values()];
+  // An accepted invite of a refusal class whose clause was judged here and holds was legal (INV-5: a repeat
+  // answered as an idempotent replay, charged once): the class stays open and the cap gets its room back.
+  for (const [clause, count] of acceptedRefusals)
+    if (judged.has(clause as ClauseId) && !findings.some((f) => f.clause === clause)) ledger.reopen(clause, count);
   for (const f of findings) {
     const dev = deps.deviations.find((d) => d.clause === f.clause);
     if (dev) result.warned.push({ ...redactValue(f), reason: dev.reason });

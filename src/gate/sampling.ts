@@ -10,8 +10,17 @@ export const READ_ONLY_PRODUCT = 'H2H-CONTRACT-NO-SUCH-PRODUCT';
 export const PLACEHOLDER_MSISDN = '081200000000';
 /** A key no account has. */
 export const WRONG_KEY = 'h2h-wrong-key-0000';
-/** Records asked for when history answers are compared: below any maximum a provider is assumed to clamp at. */
+/** Records asked for when history answers are compared, unless the target clamps lower (`pageLimit`). */
 export const COMPARE_LIMIT = 20;
+
+/**
+ * The limit of history reads that compare answers or look for a record: COMPARE_LIMIT, or the page discovery
+ * got when it was shorter (a provider may clamp `limit` silently: only fewer records than this prove an answer
+ * complete).
+ */
+export function compareLimit(ctx: Pick<ScenarioContext, 'data'>): number {
+  return ctx.data.pageLimit ?? COMPARE_LIMIT;
+}
 
 /** The member number invites of a scenario use: the first configured test number, in 08-form. */
 export function testNumber(ctx: Pick<ScenarioContext, 'target'>, index = 0): string {
@@ -43,7 +52,7 @@ export function baseParams(ctx: ScenarioContext, endpoint: Endpoint): Params {
       // A past date of the account's own history: its records no longer change while invites run.
       return {
         api_key: ctx.target.apiKey,
-        limit: COMPARE_LIMIT,
+        limit: compareLimit(ctx),
         ...(ctx.data.record ? { date: ctx.data.record.date } : {}),
       };
     case 'cek-trx-id':
@@ -70,7 +79,7 @@ export function sample(ctx: ScenarioContext, endpoint: Endpoint, name: string): 
     case 'kind':
       return ctx.target.kind;
     case 'limit':
-      return COMPARE_LIMIT;
+      return compareLimit(ctx);
     case 'q':
       return r?.trx_id;
     case 'date':

@@ -24,6 +24,12 @@ export interface TargetData {
   record?: Readonly<Record<string, string>>;
   /** How many records discovery saw (with an explicit limit). */
   seen: number;
+  /**
+   * The limit history reads that compare or look for records ask for: COMPARE_LIMIT, or fewer when discovery
+   * got fewer records than it asked for (the provider may clamp `limit` silently at that many, so only an answer
+   * with fewer records than this is known to be complete).
+   */
+  pageLimit?: number;
   /** The records discovery saw, their documented fields only (history properties take their values from these). */
   records?: Readonly<Record<string, string>>[];
   /** A transaction ID known to exist (configured or from history). */
@@ -71,6 +77,7 @@ export function discoveredData(ex: Exchange | undefined, knownTrxId?: string): T
   return {
     ...(pick ? { record: pick } : {}),
     seen: records.length,
+    ...(data.length > 0 && data.length < DISCOVERY_LIMIT ? { pageLimit: Math.max(2, data.length) } : {}),
     records: records.map(documented),
     ...(knownTrxId ? { knownTrxId } : pick ? { knownTrxId: pick.trx_id } : {}),
   };

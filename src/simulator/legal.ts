@@ -13,7 +13,10 @@ export const KNOBS = {
   },
   order: { values: ['newest', 'oldest', 'shuffled'], about: 'order of history records (shuffled: per request)' },
   'default-limit': { values: ['20', '10', 'all'], about: 'records returned when limit is not sent' },
-  'max-limit': { values: ['none', '50'], about: 'a maximum that silently clamps limit' },
+  'max-limit': {
+    values: ['none', '50', '10'],
+    about: 'a maximum that silently clamps limit (10: below the limit the gate compares at)',
+  },
   'refusal-http': { values: ['4xx', '200'], about: 'HTTP status of a refusal: a 4xx by kind, or 200' },
   'refusal-words': {
     values: ['upper', 'lower', 'other'],
@@ -28,7 +31,14 @@ export const KNOBS = {
     about: 'Content-Type of answers: with charset, bare, or with more parameters',
   },
   'post-body': { values: ['json+form', 'json'], about: 'POST bodies read: JSON and form-encoded, or JSON only' },
-  saldo: { values: ['small', 'big'], about: 'a balance below 2^31, or above it' },
+  saldo: {
+    values: ['small', 'big', 'fraction'],
+    about: 'a balance below 2^31, above it, or with a fraction (BAL-1 asks for a number)',
+  },
+  repeat: {
+    values: ['refuse', 'replay'],
+    about: 'a used trx_id: refused, or answered again with its first answer (same parameters), charging nothing',
+  },
   'rate-limit': {
     values: ['none', '100/s'],
     about: 'a token bucket (N/s, burst N/4 at least 2); past it: 429 with Retry-After (N/s:503 for 503)',

@@ -65,6 +65,8 @@ export class SimState {
   private readonly roundRobin = new Map<string, number>();
   /** Invites between their checks and their charge: account + trx_id. */
   private readonly inFlight = new Set<string>();
+  /** The `repeat=replay` reading: each trx_id's first invite (its parameters and its answer, maybe in flight). */
+  private readonly firstInvites = new Map<string, { same: string; handled: Promise<Handled> }>();
   /** How long an invite's charge at the operator takes, in milliseconds. */
   chargeMs = 10;
   private seq = 0;
@@ -77,7 +79,11 @@ export class SimState {
   ) {
     for (const a of fixture.accounts) {
       const apiKey = demoKey && a.id === fixture.suite.account ? demoKey : a.api_key;
-      const acct = { id: a.id, apiKey, saldo: a.saldo + (reading.saldo === 'big' ? BIG : 0) };
+      const acct = {
+        id: a.id,
+        apiKey,
+        saldo: a.saldo + (reading.saldo === 'big' ? BIG : 0) + (reading.saldo === 'fraction' ? 0.5 : 0),
+      };
       this.accounts.set(a.id, acct);
       this.byKey.set(apiKey, acct);
     }
@@ -239,6 +245,11 @@ export class SimState {
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
     // Fault `duplicate-trx-accepted`; fault `inflight-duplicate`: a trx_id in flight is not seen as used.
     const used = this.byTrx.has(key) || (this.inFlight.has(key) && !this.fault$('inflight-duplicate'));
+    // The `repeat=replay` reading: the same invite again gets its first answer, in flight or not, and no charge.
+    const same = JSON.stringify([to62(String(p.msisdn)), String(p.product_code), p.kind ?? null]);
+    const first = this.reading.repeat === 'replay' ? this.firstInvites.get(key) : undefined;
+    if (used && first?.same === same && !this.fault$('duplicate-trx-accepted'))
+      return { ...(await first.handled), couldSucceed: false };
     if (used && !this.fault$('duplicate-trx-accepted')) {
       return no(refuse('DUPLICATE_TRX_ID', `trx_id ${trxId} was already used.`));
     }
@@ -251,12 +262,16 @@ export class SimState {
     }
     const yes = (answer: Answer): Handled => ({ answer, couldSucceed: true, params: p });
     this.inFlight.add(key);
-    try {
-      await new Promise((r) => setTimeout(r, this.chargeMs));
-      return yes(this.carryOut(account, p, trxId, product));
-    } finally {
-      this.inFlight.delete(key);
-    }
+    const handled = (async () => {
+      try {
+        await new Promise((r) => setTimeout(r, this.chargeMs));
+        return yes(this.carryOut(account, p, trxId, product));
+      } finally {
+        this.inFlight.delete(key);
+      }
+    })();
+    if (this.reading.repeat === 'replay') this.firstInvites.set(key, { same, handled });
+    return handled;
   }
 
   /** The invite itself, in one synchronous step: balance, slot, charge, record. */

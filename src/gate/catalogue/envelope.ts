@@ -1,6 +1,6 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { type Endpoint, type Exchange, METHODS, type Params } from '../../openapi/types.js';
-import { baseParams, COMPARE_LIMIT, sample, WRONG_KEY } from '../sampling.js';
+import { baseParams, compareLimit, sample, WRONG_KEY } from '../sampling.js';
 import { type Area, judge, rename, type Scenario } from '../scenario.js';
 import { comparablePair, ordinaryIntent, sendAs } from './common.js';
 
@@ -61,7 +61,7 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
             const send = (params: Params) => sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3'));
             const pair: [Exchange, Exchange] =
               endpoint === 'history-transaksi'
-                ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)], COMPARE_LIMIT)
+                ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)], compareLimit(ctx))
                 : [await send(base()), await send(rename(base(), p.name, alias))];
             return [judge('ENV-3', { pair })];
           },
@@ -85,7 +85,13 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
         sendAs(ctx, endpoint, which === 0 ? 'GET' : 'POST', params, ordinaryIntent(ctx, 'ENV-2'));
       const pair: [Exchange, Exchange] =
         endpoint === 'history-transaksi'
-          ? await comparablePair(ctx, api, send, [baseParams(ctx, endpoint), baseParams(ctx, endpoint)], COMPARE_LIMIT)
+          ? await comparablePair(
+              ctx,
+              api,
+              send,
+              [baseParams(ctx, endpoint), baseParams(ctx, endpoint)],
+              compareLimit(ctx),
+            )
           : [await send(baseParams(ctx, endpoint), 0), await send(baseParams(ctx, endpoint), 1)];
       const wrong = { ...baseParams(ctx, endpoint), api_key: WRONG_KEY };
       const badG = await sendAs(ctx, endpoint, 'GET', wrong, WRONG_KEY_INTENT);

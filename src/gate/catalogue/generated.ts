@@ -9,7 +9,7 @@ import {
   randomCase,
   sendCase,
 } from '../generated/properties.js';
-import { COMPARE_LIMIT, inviteParams } from '../sampling.js';
+import { compareLimit, inviteParams } from '../sampling.js';
 import { type Area, judge, PreconditionFailed, type Scenario, type ScenarioContext } from '../scenario.js';
 import { namesOf } from './common.js';
 
@@ -168,10 +168,10 @@ async function limitsAround(ctx: ScenarioContext): Promise<void> {
   const r = ctx.data.record;
   if (!r) return;
   const base = { api_key: ctx.target.apiKey, date: r.date };
-  const all = await ctx.send('history-transaksi', 'POST', { ...base, limit: COMPARE_LIMIT });
+  const all = await ctx.send('history-transaksi', 'POST', { ...base, limit: compareLimit(ctx) });
   const data = (all.body as { ok?: unknown; data?: unknown } | undefined)?.data;
   const n = Array.isArray(data) ? data.length : 0;
-  if (n === 0 || n >= COMPARE_LIMIT) return;
+  if (n === 0 || n >= compareLimit(ctx)) return;
   const matching = (Array.isArray(data) ? data : []) as Record<string, string>[];
   for (const limit of [...new Set([1, n - 1, n, n + 1])].filter((l) => l >= 1)) {
     const c: GeneratedCase = {
@@ -224,7 +224,7 @@ function inFlight(method: Method): Scenario {
       if (!invite || !ok(invite)) throw new PreconditionFailed('none of the invites sent at once was carried out');
       // Wait until the invite shows, so that a second record of its trx_id would show too.
       const hist = await ctx.settle(
-        () => ctx.send('history-transaksi', method, { ...key, q: params.trx_id, limit: COMPARE_LIMIT }),
+        () => ctx.send('history-transaksi', method, { ...key, q: params.trx_id, limit: compareLimit(ctx) }),
         (ex) => {
           const data = (ex.body as { data?: unknown } | undefined)?.data;
           return Array.isArray(data) && data.some((r) => (r as { trx_id?: unknown }).trx_id === params.trx_id);

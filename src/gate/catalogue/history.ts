@@ -1,6 +1,6 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { METHODS, type Params } from '../../openapi/types.js';
-import { COMPARE_LIMIT, sample } from '../sampling.js';
+import { compareLimit, sample } from '../sampling.js';
 import { judge, type Scenario } from '../scenario.js';
 import { namesOf } from './common.js';
 import { successScenarios } from './success.js';
@@ -53,7 +53,7 @@ export function historyScenarios(api: ApiModel): Scenario[] {
             });
             const wide = await ctx.send('history-transaksi', method, p);
             // HIS-5 narrows with q=<trx_id> so that the answer is complete.
-            const narrow = await ctx.send('history-transaksi', method, { ...p, q: r.trx_id, limit: COMPARE_LIMIT });
+            const narrow = await ctx.send('history-transaksi', method, { ...p, q: r.trx_id, limit: compareLimit(ctx) });
             return [
               judge('HIS-3', { exchange: wide }),
               judge('HIS-3', { exchange: narrow }),
@@ -80,7 +80,7 @@ export function historyScenarios(api: ApiModel): Scenario[] {
               api_key: ctx.target.apiKey,
               [qName]: r[what],
               ...(what === 'member_number' ? { date: r.date } : {}),
-              limit: COMPARE_LIMIT,
+              limit: compareLimit(ctx),
             });
             return [judge('HIS-4', { exchange: ex }), judge('HIS-5', { exchange: ex, expectedRecord: r })];
           },

@@ -1,6 +1,6 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS, type Params } from '../../openapi/types.js';
-import { COMPARE_LIMIT, inviteParams, testNumber } from '../sampling.js';
+import { compareLimit, inviteParams, testNumber } from '../sampling.js';
 import { forms, judge, PreconditionFailed, rename, type Scenario, without } from '../scenario.js';
 import { authScenarios } from './auth.js';
 import { namesOf } from './common.js';
@@ -36,7 +36,7 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
   ];
   const msisdnNames = namesOf(api, 'invite-member', 'msisdn');
   const history = (ctx: Parameters<Scenario['run']>[0], method: 'GET' | 'POST', trx: unknown) =>
-    ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, q: trx, limit: COMPARE_LIMIT });
+    ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, q: trx, limit: compareLimit(ctx) });
   const carries = (trx: unknown) => (ex: Exchange) =>
     Array.isArray(body(ex).data) && (body(ex).data as { trx_id?: unknown }[]).some((r) => r.trx_id === trx);
 

@@ -1,7 +1,7 @@
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Endpoint, Method, Params } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
-import { COMPARE_LIMIT, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
+import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
 import { boundaryValues } from './values.js';
@@ -129,7 +129,7 @@ export function coverageCases(
       };
     const params: Params =
       endpoint === 'history-transaksi'
-        ? { api_key: ctx.target.apiKey, ...(param === 'limit' ? {} : { limit: COMPARE_LIMIT }), [sentAs]: v.value }
+        ? { api_key: ctx.target.apiKey, ...(param === 'limit' ? {} : { limit: compareLimit(ctx) }), [sentAs]: v.value }
         : { api_key: ctx.target.apiKey, [sentAs]: v.value };
     return { phase: 'coverage', endpoint, method, label, params, ...(refuse ? { refuse } : {}) };
   });
@@ -162,7 +162,7 @@ export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: 
   const base = (): Params => {
     switch (endpoint) {
       case 'history-transaksi':
-        return { limit: COMPARE_LIMIT };
+        return { limit: compareLimit(ctx) };
       case 'cek-trx-id':
         return { trx_id: ctx.data.knownTrxId };
       case 'saldo-user':

@@ -4,7 +4,7 @@ import { TransportError } from '../../client/transport.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { Endpoint, Exchange, Method, Params } from '../../openapi/types.js';
 import { NotSent } from '../invite-ledger.js';
-import { COMPARE_LIMIT, READ_ONLY_PRODUCT, testNumber } from '../sampling.js';
+import { compareLimit, READ_ONLY_PRODUCT, testNumber } from '../sampling.js';
 import { forms, type ScenarioContext } from '../scenario.js';
 import { RateLimited } from '../send-policy.js';
 import type { GeneratedCase } from './cases.js';
@@ -85,7 +85,7 @@ export function historyArbitrary(api: ApiModel, records: readonly Rec[]): fc.Arb
 /** The case of one history input. */
 export function historyCase(ctx: ScenarioContext, records: readonly Rec[], t: HistoryInput): GeneratedCase {
   const rec = (i: number): Rec => records[i] ?? records[0] ?? {};
-  const params: Params = { api_key: ctx.target.apiKey, limit: COMPARE_LIMIT };
+  const params: Params = { api_key: ctx.target.apiKey, limit: compareLimit(ctx) };
   const f: { date?: string; month?: string; year?: string } = {};
   const labels: string[] = [];
   if (t.date) {
@@ -162,7 +162,7 @@ export function randomArbitrary(api: ApiModel, ctx: ScenarioContext, endpoint: E
     kind: ctx.target.kind ?? 'akrab',
     name: 'H2H',
     trx_id: ctx.data.knownTrxId,
-    limit: COMPARE_LIMIT,
+    limit: compareLimit(ctx),
     q: r?.trx_id,
     date: r?.date,
     month: r?.date?.slice(5, 7),
