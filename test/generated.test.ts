@@ -11,10 +11,13 @@ import type { SavedFailure } from '../src/gate/generated/failures.ts';
 import { historyArbitrary, randomArbitrary } from '../src/gate/generated/properties.ts';
 import { boundaryValues } from '../src/gate/generated/values.ts';
 import { runInProcess } from '../src/gate/in-process-runner.ts';
+import { inviteParams, testNumber } from '../src/gate/sampling.ts';
 import type { ScenarioContext } from '../src/gate/scenario.ts';
 import { forms } from '../src/gate/scenario.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
+import { discoveredData } from '../src/gate/target.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import type { Exchange } from '../src/openapi/types.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
@@ -110,6 +113,47 @@ describe('generated cases', () => {
     const near = nearMissCases(ctx, 'saldo-user', 'GET');
     assert.ok(near.length >= 8);
     assert.ok(near.every((c) => (c.wrongKey && c.params.api_key !== ctx.target.apiKey) || c.params.key !== undefined));
+  });
+
+  it('a guarded invite never repeats an invite of the gate exactly (a replaying provider would accept it)', () => {
+    const ctx = { ...buildContext(1), target: { ...buildContext(1).target, allowWrites: false } };
+    ctx.form = 'safe';
+    // What the gate's own invites send: the configured product, a number in 08-form, no name.
+    const own = JSON.stringify(inviteParams({ ...ctx, form: 'write' }, testNumber(ctx)).msisdn);
+    for (const param of ['msisdn', 'product_code', 'kind', 'name', 'trx_id'])
+      for (const c of coverageCases(api, ctx, 'invite-member', param, param, 'POST')) {
+        const p = c.params;
+        const repeatsOwn =
+          p.trx_id === ctx.data.knownTrxId &&
+          p.product_code === ctx.target.product &&
+          JSON.stringify(p.msisdn) === own &&
+          p.name === undefined;
+        assert.ok(!repeatsOwn, `${c.label}: ${JSON.stringify(p)}`);
+      }
+    // Discovery takes the guard from a record of someone else's number when there is one.
+    const history = (members: string[]) =>
+      discoveredData(
+        {
+          endpoint: 'history-transaksi',
+          method: 'GET',
+          params: {},
+          httpStatus: 200,
+          body: {
+            ok: true,
+            status: 'SUCCESS',
+            data: members.map((m, i) => ({
+              trx_id: `T${i}`,
+              manager_number: '6281100000002',
+              member_number: m,
+              date: `2026-01-0${i + 1}`,
+            })),
+          },
+        } as unknown as Exchange,
+        undefined,
+        ['081299900001'],
+      );
+    assert.equal(history(['6281299900001', '081299900001', '6281234560049']).knownTrxId, 'T2');
+    assert.equal(history(['6281299900001']).knownTrxId, 'T0', 'else a record of its own');
   });
 
   it('the same seed gives the same cases; another seed, others', () => {

@@ -58,7 +58,8 @@ contract-summary.json and contract-summary.md. Flags win over the environment, w
   --msisdn N             a number that may be invited; repeat for more (H2H_TEST_MSISDNS, comma-separated)
   --max-invites N        the most invites this run can have charged (H2H_MAX_INVITES; default 10): every
                          invite a conformant API carries out counts, one it must refuse only if accepted
-  --trx-id ID            a known transaction for lookups (H2H_KNOWN_TRX_ID; default: the newest in history)
+  --trx-id ID            a known transaction, for lookups and as the used trx_id that guards read-only invites
+                         (H2H_KNOWN_TRX_ID; default: one of a past date in history, not of a --msisdn number)
   --strict               drift (fields and statuses openapi.yaml does not name) fails the run (H2H_STRICT=1)
   --canonical-only       only the requests plain OpenAPI can express (canonical names, valid values): for a
                          validation proxy such as Prism between the suite and the target (H2H_CANONICAL_ONLY=1)

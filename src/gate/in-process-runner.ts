@@ -29,7 +29,7 @@ export async function discover(raw: RawSend, policy: SendPolicy, target: GateTar
     flaky: [],
     waits: [],
   });
-  return discoveredData(ex, target.knownTrxId);
+  return discoveredData(ex, target.knownTrxId, target.msisdns);
 }
 
 export interface InProcessOptions {

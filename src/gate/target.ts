@@ -1,5 +1,5 @@
 import type { Target } from '../client/target.js';
-import { bodyOf } from '../openapi/exchange.js';
+import { bodyOf, to62 } from '../openapi/exchange.js';
 import type { Exchange } from '../openapi/types.js';
 
 export type Kind = 'akrab' | 'circle';
@@ -32,7 +32,7 @@ export interface TargetData {
   pageLimit?: number;
   /** The records discovery saw, their documented fields only (history properties take their values from these). */
   records?: Readonly<Record<string, string>>[];
-  /** A transaction ID known to exist (configured or from history). */
+  /** A transaction ID known to exist (configured, or from history: not one of the run's own numbers). */
   knownTrxId?: string;
 }
 
@@ -48,7 +48,11 @@ export function discoveryParams(apiKey: string): Record<string, unknown> {
  * Facts from one history answer of the target's own account, so that dates, months, years, IDs and numbers
  * come from its records, never from the local clock.
  */
-export function discoveredData(ex: Exchange | undefined, knownTrxId?: string): TargetData {
+export function discoveredData(
+  ex: Exchange | undefined,
+  knownTrxId?: string,
+  ownNumbers: readonly string[] = [],
+): TargetData {
   const body = ex ? bodyOf(ex) : undefined;
   const data = body?.ok === true && Array.isArray(body.data) ? body.data : [];
   const records = data.filter(
@@ -74,11 +78,16 @@ export function discoveredData(ex: Exchange | undefined, knownTrxId?: string): T
     Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(r[k])]));
   const record = past[0] ?? records[0];
   const pick = record ? documented(record) : undefined;
+  // The used trx_id that guards read-only invites: one whose member is none of the run's own numbers, so that
+  // a guarded invite never repeats its first request exactly (a provider may answer that as an idempotent replay,
+  // ok true, and the guard would look broken).
+  const own = new Set(ownNumbers.map(to62));
+  const guard = [...past, ...records].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
   return {
     ...(pick ? { record: pick } : {}),
     seen: records.length,
     ...(data.length > 0 && data.length < DISCOVERY_LIMIT ? { pageLimit: Math.max(2, data.length) } : {}),
     records: records.map(documented),
-    ...(knownTrxId ? { knownTrxId } : pick ? { knownTrxId: pick.trx_id } : {}),
+    ...(knownTrxId ? { knownTrxId } : guard ? { knownTrxId: String(guard.trx_id) } : {}),
   };
 }

@@ -246,7 +246,7 @@ export class SimState {
     // Fault `duplicate-trx-accepted`; fault `inflight-duplicate`: a trx_id in flight is not seen as used.
     const used = this.byTrx.has(key) || (this.inFlight.has(key) && !this.fault$('inflight-duplicate'));
     // The `repeat=replay` reading: the same invite again gets its first answer, in flight or not, and no charge.
-    const same = JSON.stringify([to62(String(p.msisdn)), String(p.product_code), p.kind ?? null]);
+    const same = JSON.stringify([p.msisdn, p.product_code, p.kind ?? null, p.name ?? null]);
     const first = this.reading.repeat === 'replay' ? this.firstInvites.get(key) : undefined;
     if (used && first?.same === same && !this.fault$('duplicate-trx-accepted'))
       return { ...(await first.handled), couldSucceed: false };

@@ -2,7 +2,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Endpoint, Method, Params } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
-import type { ScenarioContext } from '../scenario.js';
+import { forms, type ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
 import { boundaryValues } from './values.js';
 
@@ -88,7 +88,14 @@ function inviteCase(
     msisdn: testNumber(ctx),
     ...(ctx.target.kind ? { kind: ctx.target.kind } : {}),
   };
-  if (param === 'product_code' && !live) base.product_code = ctx.target.product ?? READ_ONLY_PRODUCT;
+  if (param === 'product_code' && !live) {
+    // Only the used trx_id guards this one: it must not repeat an earlier invite of that trx_id exactly, which a
+    // provider may answer as an idempotent replay (ok true, nothing charged). The gate's own invites send the
+    // number in 08-form and no name.
+    base.product_code = ctx.target.product ?? READ_ONLY_PRODUCT;
+    base.msisdn = forms(testNumber(ctx)).f62;
+    base.name = 'H2H guarded repeat';
+  }
   delete base[param];
   const params = { ...base, ...(value === undefined ? {} : { [sentAs]: value }) };
   const intent: InviteIntent = live
