@@ -407,6 +407,12 @@ const TABLE: Row[] = [
         lookup: lookupOk,
         history: hist({ q: 'T-1' }, [rec('T-1', '2026-11-22', '081234567890', '081100000001')]),
       },
+      {
+        // Numbers in the international form: +62 is 62-form too.
+        invite,
+        lookup: lookupOk,
+        history: hist({ q: 'T-1' }, [rec('T-1', '2026-11-22', '+6281234567890', '+6281100000001')]),
+      },
     ],
     breaks: [
       [

@@ -16,9 +16,12 @@ export function records(ex: Exchange): Body[] | undefined {
   return body.data.filter((r): r is Body => typeof r === 'object' && r !== null);
 }
 
-/** A phone number in 62-form: 08xxxx becomes 628xxxx; anything else is returned as is. */
+/**
+ * A phone number in 62-form: 08xxxx becomes 628xxxx, +62xxxx (the international form, which a provider may show
+ * in history) 62xxxx; anything else is returned as is.
+ */
 export function to62(number: unknown): string {
-  const s = String(number ?? '');
+  const s = String(number ?? '').replace(/^\+(?=62)/, '');
   return s.startsWith('0') ? `62${s.slice(1)}` : s;
 }
 
