@@ -114,7 +114,7 @@ try {
   console.log(`machine: ${machineLine()}`);
   console.log(`interval ${INTERVAL_S} s; limits: scrape p99 < ${P99_LIMIT_MS} ms, CPU < ${CORE_LIMIT} core\n`);
   console.log(
-    `targets (= at 30 s) | h2h checks/s | p50 / p99 ms | cores | failed | blackbox probes/s (3 per target) | p50 / p99 ms | cores | failed`,
+    `targets (= at 30 s) | h2h rounds/s | p50 / p99 ms | cores | failed | blackbox probes/s (3 per target) | p50 / p99 ms | cores | failed`,
   );
   const steps: { h2h: Step; bb: Step }[] = [];
   for (const targets of STEPS) {
@@ -142,7 +142,7 @@ try {
     const over = (s: Step) => s.p99 >= P99_LIMIT_MS || s.cores >= CORE_LIMIT || s.failed > 0;
     if (over(h2hStep) && over(bbStep)) break;
   }
-  // Targets at a 30 s interval: the same checks per second as the step's targets at its own interval.
+  // Targets at a 30 s interval: the same rounds per second as the step's targets at its own interval.
   const within = (pick: (s: { h2h: Step; bb: Step }) => Step) =>
     Math.max(
       0,

@@ -84,17 +84,17 @@ const probe = await start(
   /H2H_PROBE_URL=(\S+)/,
 );
 const probeUrl = probe.match[1] ?? '';
-const checks = async (): Promise<number> =>
-  ((await (await fetch(`${probeUrl}/healthz`)).json()) as { checks: number }).checks;
+const rounds = async (): Promise<number> =>
+  ((await (await fetch(`${probeUrl}/healthz`)).json()) as { rounds: number }).rounds;
 try {
-  while ((await checks()) < CYCLES) await sleep(250);
+  while ((await rounds()) < CYCLES) await sleep(250);
   const pid = probe.child.pid ?? 0;
   const after = treeMiB(pid);
   const children = descendants(pid).length;
   for (const fault of ['reset', 'hang', 'oversized-body', 'slow-drip']) {
     await fetch(`${url}/__sim/fault?name=${fault}`, { method: 'POST' });
-    const until = (await checks()) + 5;
-    while ((await checks()) < until) await sleep(250);
+    const until = (await rounds()) + 5;
+    while ((await rounds()) < until) await sleep(250);
   }
   await fetch(`${url}/__sim/fault?name=none`, { method: 'POST' });
   const afterFaults = treeMiB(pid);

@@ -1,5 +1,5 @@
 // The probe's latency measurement against ground truth and against blackbox_exporter, and its CPU and memory
-// per 1,000 checks beside blackbox_exporter's, in one run against the simulator with a fixed injected delay.
+// per 1,000 probes beside blackbox_exporter's, in one run against the simulator with a fixed injected delay.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { machineLine, median, procCpuMs, procRssMiB, startMock, waitFor } from '
 
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const CPU_CHECKS = 1000;
+const CPU_PROBES = 1000;
 const CONCURRENCY = 10;
 const mock = await startMock(DELAY_MS);
 const bbPort = await freePort();
@@ -64,11 +64,11 @@ try {
   }
   const h2hOnce = async (): Promise<number> => {
     const r = await probeEndpoint(api, target, 'saldo-user', opts);
-    if (!r.success) throw new Error(`probe check failed: ${r.reason} ${r.message}`);
+    if (!r.success) throw new Error(`probe failed: ${r.reason} ${r.message}`);
     return r.totalMs;
   };
   /**
-   * `inFlight` checks of one tool at once, SAMPLES in all. Each measurement is set against the server-side
+   * `inFlight` probes of one tool at once, SAMPLES in all. Each measurement is set against the server-side
    * truth: its own request's when alone, the median of its round's requests when several are in flight (the
    * server cannot tell which of them is which).
    */
@@ -101,7 +101,7 @@ try {
     inFlight: { h2h: await errors(h2hOnce, CONCURRENCY), bb: await errors(bbOnce, CONCURRENCY) },
   };
 
-  // CPU and memory per 1,000 checks, 10 at a time.
+  // CPU and memory per 1,000 probes, 10 at a time.
   const pool = async (n: number, job: () => Promise<unknown>): Promise<void> => {
     let left = n;
     await Promise.all(
@@ -114,14 +114,14 @@ try {
   gc?.();
   const cpu0 = process.cpuUsage();
   const rss0 = process.memoryUsage().rss / 2 ** 20;
-  await pool(CPU_CHECKS, () => probeEndpoint(api, target, 'saldo-user', opts));
+  await pool(CPU_PROBES, () => probeEndpoint(api, target, 'saldo-user', opts));
   const cpu1 = process.cpuUsage(cpu0);
   const rss1 = process.memoryUsage().rss / 2 ** 20;
   const probeCpu = (cpu1.user + cpu1.system) / 1000;
   const bbPid = bb.pid ?? 0;
   const bbCpu0 = procCpuMs(bbPid);
   const bbRss0 = procRssMiB(bbPid);
-  await pool(CPU_CHECKS, bbOnce);
+  await pool(CPU_PROBES, bbOnce);
   const bbCpu = procCpuMs(bbPid) - bbCpu0;
   const bbRss1 = procRssMiB(bbPid);
 
@@ -135,7 +135,7 @@ try {
     const h = median(abs(run.h2h.error));
     const b = median(abs(run.bb.error));
     console.log(
-      `${name === 'alone' ? 'alone (one check at a time)' : `${CONCURRENCY} checks in flight`}: server-side truth median ${f(median([...run.h2h.truth, ...run.bb.truth]))} ms`,
+      `${name === 'alone' ? 'alone (one probe at a time)' : `${CONCURRENCY} probes in flight`}: server-side truth median ${f(median([...run.h2h.truth, ...run.bb.truth]))} ms`,
     );
     console.log(
       `  h2h probe:          measured median ${f(median(run.h2h.measured))} ms; measured - true: median ${f(median(run.h2h.error))} ms, median |error| ${f(h)} ms`,
@@ -146,10 +146,10 @@ try {
     console.log(`  h2h |error| / blackbox |error|: ${f(h / b)} (target at most 1.00): ${h <= b ? 'met' : 'NOT MET'}`);
   }
   console.log(
-    `CPU per 1,000 checks: h2h probe ${f(probeCpu)} ms, blackbox_exporter ${f(bbCpu)} ms; ratio ${f(probeCpu / bbCpu)}x (target at most 1.5x)`,
+    `CPU per 1,000 probes: h2h probe ${f(probeCpu)} ms, blackbox_exporter ${f(bbCpu)} ms; ratio ${f(probeCpu / bbCpu)}x (target at most 1.5x)`,
   );
   console.log(
-    `memory over 1,000 checks: h2h probe RSS ${f(rss0)} -> ${f(rss1)} MiB; blackbox_exporter RSS ${f(bbRss0)} -> ${f(bbRss1)} MiB`,
+    `memory over 1,000 probes: h2h probe RSS ${f(rss0)} -> ${f(rss1)} MiB; blackbox_exporter RSS ${f(bbRss0)} -> ${f(bbRss1)} MiB`,
   );
   console.log(
     '(the probe also validates each answer against openapi.yaml and the read-only clauses; blackbox matches a regular expression)',

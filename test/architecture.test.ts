@@ -96,6 +96,31 @@ describe('ARCHITECTURE.md holds', () => {
     ]);
   });
 
+  it('every noun of the glossary is defined once, and "check" means a clause check only', () => {
+    const glossary = doc.slice(doc.indexOf('## Glossary'));
+    const nouns = [...glossary.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1] ?? '');
+    assert.ok(nouns.length > 30, `${nouns.length} nouns`);
+    assert.deepEqual(
+      nouns.filter((n, i) => nouns.indexOf(n) !== i),
+      [],
+      'a noun defined twice',
+    );
+    // The probe's own work is a round of probes; no name of the probe calls it a check.
+    const probeNames = tsFiles('src/probe')
+      .map((f) =>
+        readFileSync(join(ROOT, f), 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\/\/.*$/gm, '')
+          .replace(/from '[^']*'/g, ''),
+      )
+      .flatMap((text) => [...text.matchAll(/\b(\w*[cC]heck\w*)\b/g)].map((m) => m[1]));
+    assert.deepEqual(
+      probeNames.filter((n) => !/^validate/.test(n ?? '')),
+      [],
+      'src/probe names a check',
+    );
+  });
+
   it('every code name of the glossary is declared in the code', () => {
     const glossary = doc.slice(doc.indexOf('## Glossary'));
     // Code names have a capital somewhere (ApiModel, judgeClauses, CLAUSE_IDS); `ok`, `status`, `write` are words.

@@ -125,7 +125,7 @@ describe('end to end: two probe replicas in exporter mode, sharded by a real Pro
     // The replicas' own /metrics: process metrics and their /probe counters, no target series.
     // Their self-scrape runs on its own clock: wait until it has seen both count.
     await until(
-      'both replicas count the checks they answered',
+      'both replicas count the rounds they answered',
       async () => (await query('h2h_probe_exporter_requests_total{job="h2h-probe",outcome="probed"} > 0')).length === 2,
     );
     assert.equal((await query('h2h_probe_success{job="h2h-probe"}')).length, 0);

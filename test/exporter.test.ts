@@ -126,7 +126,7 @@ describe('the multi-target exporter: GET /probe?target=NAME', () => {
     assert.equal(write.status, 400);
     assert.match(
       write.text,
-      /unknown endpoint 'invite-member': \/probe checks saldo-user, history-transaksi, cek-trx-id/,
+      /unknown endpoint 'invite-member': \/probe probes saldo-user, history-transaksi, cek-trx-id/,
     );
     const keyed = await get(`target=alpha&api_key=${KEY}`);
     assert.equal(keyed.status, 400);

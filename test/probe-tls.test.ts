@@ -305,7 +305,7 @@ describe('a schedule per target', () => {
         assert.equal(m.get(`h2h_probe_timeout_seconds{target="${t}"}`), 0.8);
       }
       assert.ok(lateness.length >= 4, `${lateness.length} lateness readings`);
-      assert.ok(Math.max(...lateness) < 0.05, `healthy checks started late by ${lateness.join(', ')} s`);
+      assert.ok(Math.max(...lateness) < 0.05, `healthy rounds started late by ${lateness.join(', ')} s`);
     } finally {
       await p.stop();
       await healthy.close();
@@ -313,7 +313,7 @@ describe('a schedule per target', () => {
     }
   });
 
-  it("each target's checks must fit its own interval, or the config is refused with the reason", () => {
+  it("each target's rounds must fit its own interval, or the config is refused with the reason", () => {
     const file = join(tmp, 'tight.yaml');
     writeFileSync(
       file,

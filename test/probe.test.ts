@@ -417,11 +417,11 @@ describe('probe process and server', () => {
     try {
       for (let i = 0; i < 100 && (await overlaps()) < 1; i++) await new Promise((r) => setTimeout(r, 100));
       assert.ok((await overlaps()) >= 1, 'an overlap was counted');
-      const checks = p.checks;
-      for (let i = 0; i < 60 && p.checks === checks; i++) await new Promise((r) => setTimeout(r, 100));
-      assert.ok(p.checks > checks, 'checks went on after the overlap');
-      // Never two checks at once: the simulator never held more than the three requests of one check.
-      assert.ok(sim.log.length <= 3 * (p.checks + 1), `${sim.log.length} requests for ${p.checks} checks`);
+      const rounds = p.rounds;
+      for (let i = 0; i < 60 && p.rounds === rounds; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(p.rounds > rounds, 'rounds went on after the overlap');
+      // Never two rounds at once: the simulator never held more than the three requests of one round.
+      assert.ok(sim.log.length <= 3 * (p.rounds + 1), `${sim.log.length} requests for ${p.rounds} rounds`);
     } finally {
       await p.stop();
       await sim.close();

@@ -12,7 +12,7 @@ export const probe: Command = {
   help: `Probes saldo-user, history-transaksi (small limit) and cek-trx-id of every target, each target on its own
 node-cron schedule offset by its own jitter, validates each answer against openapi.yaml and the read-only
 clauses, and serves /metrics, /healthz and /status. It cannot call invite-member. /probe?target=NAME[&endpoint=E]
-checks a configured target now and answers with that check's metrics alone (the exporter mode, for Prometheus
+runs a round of a configured target now and answers with that round's metrics alone (the exporter mode, for Prometheus
 to schedule and shard; --exporter or schedule 'none' leaves the schedule to it). With no target at all it
 probes the embedded simulator. When ready it prints H2H_PROBE_URL=<url>. SIGTERM or SIGINT stop the
 schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe failed (--once),
@@ -29,10 +29,10 @@ schedules, let probes in flight end, and close the server. Exit: 0 ok, 1 a probe
   --server-name NAME   HTTPS: the name the certificate must carry, when not the URL's host
   --insecure-skip-verify  HTTPS: probe even when the certificate does not verify (its expiry still exported)
   --schedule CRON      with seconds (default '*/30 * * * * *'); 'none': only when scraped at /probe
-  --exporter           no schedule of its own: every target is checked when Prometheus scrapes
+  --exporter           no schedule of its own: every target is probed when Prometheus scrapes
                        /probe?target=NAME, within its scrape timeout
   --timeout-offset D   /probe: taken off X-Prometheus-Scrape-Timeout-Seconds (default 500ms)
-  --timeout D          per request; the three probes of a check run at once and must end within the
+  --timeout D          per request; the three probes of a round run at once and must end within the
                        interval (default 10s)
   --listen HOST:PORT   metrics server (default 127.0.0.1:9464; port 0 picks a free one)
   --log-format F       text (default) or json: one line per failed probe on stderr

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { refuseKeyInFile } from '../redact.js';
-import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
+import { oneOf, readSecretFile, readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 import { parseBoolean, parseDuration, parseRate, refuseUserinfo } from '../shared/config-values.js';
 import type { Kind } from './target.js';
 
@@ -146,7 +146,7 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
   const path = flags.config ?? env.H2H_CONFIG;
   const raw = path ? (readYamlFile(path, 'config file') ?? {}) : {};
   refuseKeyInFile(raw, path);
-  const file: FileConfig = path ? checkConfig<FileConfig>(FILE_SCHEMA, raw, `config file ${path}`) : {};
+  const file: FileConfig = path ? validateConfig<FileConfig>(FILE_SCHEMA, raw, `config file ${path}`) : {};
 
   const baseUrl = flags.baseUrl ?? (env.H2H_BASE_URL || undefined) ?? file.base_url;
   if (baseUrl !== undefined) {

@@ -66,7 +66,7 @@ export class InviteLedger {
   }
 
   /** Throws NotSent when an invite of this intent and trx_id may not go out whatever the room. */
-  check(intent: InviteIntent, trxId: string | undefined): void {
+  ensureAllowed(intent: InviteIntent, trxId: string | undefined): void {
     if (trxId !== undefined && this.state.unknown.includes(trxId))
       throw new NotSent(`an invite with this trx_id got no answer and may have been charged: it is never sent again`);
     if (intent.expect === 'refusal' && this.state.closed.includes(intent.clause))
@@ -88,7 +88,7 @@ export class InviteLedger {
    * counted now: a conformant API charges them whatever follows.
    */
   admit(intent: InviteIntent, trxId: string | undefined, count = 1): void {
-    this.check(intent, trxId);
+    this.ensureAllowed(intent, trxId);
     this.admitRoom(count);
     if (intent.expect === 'success') {
       this.state.charged += count;

@@ -115,7 +115,7 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
       if (!exchanges.includes(ex)) exchanges.push(ex);
     },
     async inviteBatch(requests) {
-      for (const r of requests) ledger.check(r.intent, trxIdOf(api, r.params));
+      for (const r of requests) ledger.ensureAllowed(r.intent, trxIdOf(api, r.params));
       ledger.admitRoom(requests.length);
       for (const r of requests) admitInvite(r.intent, trxIdOf(api, r.params), 1);
       return Promise.all(requests.map((r) => sendInvite(r.method, r.params, r.intent)));

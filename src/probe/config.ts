@@ -6,7 +6,7 @@ import cron from 'node-cron';
 import type { TlsOptions } from '../client/client.js';
 import type { Target } from '../client/target.js';
 import { refuseKeyInFile } from '../redact.js';
-import { checkConfig, oneOf, readSecretFile, readYamlFile, UsageError } from '../shared/config-file.js';
+import { oneOf, readSecretFile, readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 import { parseDuration, refuseUserinfo } from '../shared/config-values.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
@@ -15,7 +15,7 @@ export interface ProbeTarget extends Target {
   name: string;
   /** Transaction looked up by cek-trx-id; else the newest from history (from the cycle before). */
   trxId?: string;
-  /** Its own node-cron schedule, with seconds, or `none`: checked only when scraped at /probe. @defaultValue the config's `schedule` */
+  /** Its own node-cron schedule, with seconds, or `none`: probed only when scraped at /probe. @defaultValue the config's `schedule` */
   schedule: string;
   /** One overall deadline per request; the target's probes run at once, so this must fit its interval. */
   timeoutMs: number;
@@ -45,7 +45,7 @@ export interface ProbeConfig {
   timeoutOffsetMs: number;
 }
 
-/** The schedule of a target checked only when Prometheus scrapes /probe (the exporter mode). */
+/** The schedule of a target probed only when Prometheus scrapes /probe (the exporter mode). */
 export const NO_SCHEDULE = 'none';
 
 /** Every default, written down once. */
@@ -144,7 +144,7 @@ export function shortestInterval(schedule: string): number {
   }
 }
 
-function checkSchedule(schedule: string, where = 'schedule'): void {
+function validateSchedule(schedule: string, where = 'schedule'): void {
   if (schedule === NO_SCHEDULE) return;
   const v = cron.validateDetailed(schedule);
   if (!v.valid) {
@@ -170,7 +170,7 @@ function timing(
   timeoutMs: number,
   where: string,
 ): Pick<ProbeTarget, 'schedule' | 'timeoutMs' | 'jitterMs'> {
-  checkSchedule(schedule, where);
+  validateSchedule(schedule, where);
   if (schedule === NO_SCHEDULE) return { schedule, timeoutMs, jitterMs: 0 };
   const interval = shortestInterval(schedule);
   if (timeoutMs >= interval)
@@ -184,7 +184,9 @@ function timing(
 export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = process.env): ProbeConfig {
   const raw = flags.config ? (readYamlFile(flags.config, 'config file') ?? {}) : {};
   refuseKeyInFile(raw, flags.config);
-  const file: ProbeFile = flags.config ? checkConfig<ProbeFile>(FILE_SCHEMA, raw, `config file ${flags.config}`) : {};
+  const file: ProbeFile = flags.config
+    ? validateConfig<ProbeFile>(FILE_SCHEMA, raw, `config file ${flags.config}`)
+    : {};
   // Paths in the config file are read from its own folder.
   const here = (path: string): string => (flags.config ? resolve(dirname(flags.config), path) : path);
   if (flags.exporter && flags.schedule)

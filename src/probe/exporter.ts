@@ -14,11 +14,11 @@ const PARAMS = new Set(['target', 'endpoint', 'debug', 'module']);
 /** Body characters shown per exchange in debug output. */
 const DEBUG_BODY_CHARS = 2000;
 
-/** What the exporter needs of the probe: the target names and a check of one of them within a deadline. */
+/** What the exporter needs of the probe: the target names and a round of one of them within a deadline. */
 export interface ExporterProbe {
   targetNames(): string[];
   timeoutOf(target: string): number;
-  checkNow(target: string, endpoint: ReadOnlyEndpoint | undefined, deadlineMs: number): Promise<ProbeResult[]>;
+  roundNow(target: string, endpoint: ReadOnlyEndpoint | undefined, deadlineMs: number): Promise<ProbeResult[]>;
 }
 
 export interface ExporterAnswer {
@@ -41,8 +41,8 @@ export function deadlineFor(header: string | undefined, offsetMs: number, target
 
 /**
  * `GET /probe?target=NAME[&endpoint=E][&debug=true]`, as blackbox_exporter's multi-target pattern: Prometheus
- * owns the schedule and the timeout, the probe checks the named target now and answers with the metrics of
- * that check alone, from a registry made for this request. The key is the configured target's; a name that
+ * owns the schedule and the timeout, the probe runs a round of the named target now and answers with the metrics of
+ * that round alone, from a registry made for this request. The key is the configured target's; a name that
  * is not configured, an endpoint that is not read-only, or any parameter that is not known gets 400.
  */
 export async function answerProbe(
@@ -70,12 +70,12 @@ export async function answerProbe(
     );
   const endpointRaw = query.get('endpoint');
   if (endpointRaw !== null && !(READ_ONLY_ENDPOINTS as readonly string[]).includes(endpointRaw))
-    return bad(`unknown endpoint '${redact(endpointRaw)}': /probe checks ${READ_ONLY_ENDPOINTS.join(', ')}`);
+    return bad(`unknown endpoint '${redact(endpointRaw)}': /probe probes ${READ_ONLY_ENDPOINTS.join(', ')}`);
   const endpoint = (endpointRaw ?? undefined) as ReadOnlyEndpoint | undefined;
   const debug = query.get('debug') === 'true';
   const deadlineMs = deadlineFor(timeoutHeader, offsetMs, probe.timeoutOf(target));
-  const results = await probe.checkNow(target, endpoint, deadlineMs);
-  const registry = checkRegistry(target, deadlineMs, results);
+  const results = await probe.roundNow(target, endpoint, deadlineMs);
+  const registry = roundRegistry(target, deadlineMs, results);
   const metrics = await registry.metrics();
   return {
     status: 200,
@@ -86,11 +86,11 @@ export async function answerProbe(
 }
 
 /**
- * The metrics of one check, in a registry of its own: gauges only, as a check has no history here
+ * The metrics of one round, in a registry of its own: gauges only, as a round has no history here
  * (Prometheus keeps it). Names are those of the scheduled mode where they mean the same, so the alert
- * rules read both; what is a counter there is the count of this check here.
+ * rules read both; what is a counter there is the count of this round here.
  */
-function checkRegistry(target: string, deadlineMs: number, results: ProbeResult[]): Registry {
+function roundRegistry(target: string, deadlineMs: number, results: ProbeResult[]): Registry {
   const registry = new Registry();
   const registers = [registry];
   const te = ['target', 'endpoint'] as const;
@@ -119,7 +119,7 @@ function checkRegistry(target: string, deadlineMs: number, results: ProbeResult[
     ['target'],
   );
   const version = gauge('h2h_probe_tls_version_info', 'The TLS version of the handshake (1).', ['target', 'version']);
-  gauge('h2h_probe_timeout_seconds', 'The deadline of each probe of this check.', ['target']).set(
+  gauge('h2h_probe_timeout_seconds', 'The deadline of each probe of this round.', ['target']).set(
     { target },
     deadlineMs / 1000,
   );

@@ -154,19 +154,19 @@ export class ProbeMetrics {
     });
     this.lateness = new Gauge({
       name: 'h2h_probe_schedule_lateness_seconds',
-      help: "How late the target's last scheduled check started, after its slot plus its jitter.",
+      help: "How late the target's last scheduled round started, after its slot plus its jitter.",
       labelNames: ['target'],
       registers: r,
     });
     this.overlaps = new Counter({
       name: 'h2h_probe_overlaps_total',
-      help: 'Scheduled checks of the target skipped because its previous one was still running.',
+      help: 'Scheduled rounds of the target skipped because its previous one was still running.',
       labelNames: ['target'],
       registers: r,
     });
     this.missed = new Counter({
       name: 'h2h_probe_missed_total',
-      help: 'Scheduled checks of the target that did not start in time (the process was busy or asleep).',
+      help: 'Scheduled rounds of the target that did not start in time (the process was busy or asleep).',
       labelNames: ['target'],
       registers: r,
     });

@@ -175,7 +175,7 @@ export async function probeEndpoint(
     bodyCap: opts.bodyCap,
     ...(target.tls ? { tls: target.tls } : {}),
   });
-  // Judged after the socket events already due have run: other checks in flight take their timestamps first.
+  // Judged after the socket events already due have run: other probes in flight take their timestamps first.
   await new Promise<void>((resolve) => setImmediate(resolve));
   const verdict = classify(api, endpoint, r);
   const body = r.exchange ? bodyOf(r.exchange) : undefined;

@@ -43,29 +43,29 @@ export interface StatusEntry {
   tls?: Record<string, unknown>;
 }
 
-/** What a target's check runs: the saldo and history probes, and cek-trx-id when a transaction is known. */
+/** What a target's round runs: the saldo and history probes, and cek-trx-id when a transaction is known. */
 type ProbeOpts = Parameters<typeof probeEndpoint>[3];
 
 /**
- * Where a probe's result goes: the process's metrics, /status and the log (the schedule's checks); /status and
- * the log only (a /probe check, whose metrics are its answer); nowhere (the history a lookup needed).
+ * Where a probe's result goes: the process's metrics, /status and the log (the schedule's rounds); /status and
+ * the log only (a /probe round, whose metrics are its answer); nowhere (the history a lookup needed).
  */
 type Sink = 'metrics' | 'status' | 'none';
 
-/** How one check runs. */
-interface CheckMode {
-  /** With no transaction known, cek-trx-id waits for this check's history instead of being skipped. */
+/** How one round runs. */
+interface RoundMode {
+  /** With no transaction known, cek-trx-id waits for this round's history instead of being skipped. */
   lookupAfterHistory?: boolean;
   /** One endpoint only (/probe?endpoint=E). */
   only?: ReadOnlyEndpoint;
-  /** The check's deadline, in place of the target's timeout (/probe: from the scrape timeout). */
+  /** The round's deadline, in place of the target's timeout (/probe: from the scrape timeout). */
   timeoutMs?: number;
   /** @defaultValue 'metrics' */
   sink?: Sink;
 }
 
 /**
- * The probe: checks the read-only endpoints of every target, each target on its own node-cron schedule offset
+ * The probe: probes the read-only endpoints of every target, each target on its own node-cron schedule offset
  * by its own jitter, so that no target delays another; exports metrics and keeps the last result of each
  * probe. It cannot reach the write endpoint: its endpoints are typed ReadOnlyEndpoint and probeEndpoint
  * refuses anything else.
@@ -78,8 +78,8 @@ export class Probe implements ExporterProbe {
   private readonly waiting = new Set<NodeJS.Timeout>();
   private readonly newest = new Map<string, string>();
   readonly startedAt = new Date().toISOString();
-  /** Checks completed (one check: every probe of one target once). */
-  checks = 0;
+  /** Rounds completed (one round: every probe of one target once). */
+  rounds = 0;
 
   constructor(
     private readonly api: ApiModel,
@@ -89,7 +89,7 @@ export class Probe implements ExporterProbe {
     this.metrics = new ProbeMetrics(this.scheduled());
   }
 
-  /** The targets on a schedule of their own; the others are checked only when scraped at /probe. */
+  /** The targets on a schedule of their own; the others are probed only when scraped at /probe. */
   private scheduled(): ProbeTarget[] {
     return this.cfg.targets.filter((t) => t.schedule !== NO_SCHEDULE);
   }
@@ -107,14 +107,14 @@ export class Probe implements ExporterProbe {
   }
 
   /**
-   * A check of one configured target now, for /probe: within `deadlineMs` in all (a lookup after history gets
+   * A round of one configured target now, for /probe: within `deadlineMs` in all (a lookup after history gets
    * what is left), its results in /status and the log, not in the process's metrics.
    */
-  checkNow(name: string, endpoint: ReadOnlyEndpoint | undefined, deadlineMs: number): Promise<ProbeResult[]> {
+  roundNow(name: string, endpoint: ReadOnlyEndpoint | undefined, deadlineMs: number): Promise<ProbeResult[]> {
     const t = this.cfg.targets.find((x) => x.name === name);
     if (!t) return Promise.reject(new Error(`no target named '${name}'`));
     return this.track(
-      this.check(t, {
+      this.round(t, {
         lookupAfterHistory: true,
         timeoutMs: deadlineMs,
         sink: 'status',
@@ -124,22 +124,22 @@ export class Probe implements ExporterProbe {
   }
 
   /**
-   * Every target checked once, all at once (`h2h probe --once`). With no transaction known yet, cek-trx-id
+   * Every target probed once, all at once (`h2h probe --once`). With no transaction known yet, cek-trx-id
    * waits for history's newest: no schedule has to be kept here.
    */
   async cycle(): Promise<ProbeResult[]> {
     return (
-      await Promise.all(this.cfg.targets.map((t) => this.track(this.check(t, { lookupAfterHistory: true }))))
+      await Promise.all(this.cfg.targets.map((t) => this.track(this.round(t, { lookupAfterHistory: true }))))
     ).flat();
   }
 
   /**
-   * One check of one target. Its three probes run at once, so the check ends within one deadline and fits the
+   * One round of one target. Its three probes run at once, so the round ends within one deadline and fits the
    * interval (the config is refused otherwise); cek-trx-id looks up the configured transaction or the newest
-   * that an earlier check's history showed, and is skipped (counted, with the reason in /status) while none is
+   * that an earlier round's history showed, and is skipped (counted, with the reason in /status) while none is
    * known, unless `lookupAfterHistory`.
    */
-  async check(t: ProbeTarget, mode: CheckMode = {}): Promise<ProbeResult[]> {
+  async round(t: ProbeTarget, mode: RoundMode = {}): Promise<ProbeResult[]> {
     const started = performance.now();
     const timeoutMs = mode.timeoutMs ?? t.timeoutMs;
     const sink = mode.sink ?? 'metrics';
@@ -163,7 +163,7 @@ export class Probe implements ExporterProbe {
       if (lookupWaits)
         probes.push(
           history.then(() => {
-            // Within the check's one deadline: the lookup gets what the history left.
+            // Within the round's one deadline: the lookup gets what the history left.
             const found = this.newest.get(t.name);
             const left = Math.floor(timeoutMs - (performance.now() - started));
             return found && left > 0
@@ -177,7 +177,7 @@ export class Probe implements ExporterProbe {
       else this.skipLookup(t, sink);
     }
     const results = (await Promise.all(probes)).filter((r): r is ProbeResult => r !== undefined);
-    this.checks++;
+    this.rounds++;
     return results;
   }
 
@@ -242,7 +242,7 @@ export class Probe implements ExporterProbe {
   }
 
   /**
-   * A scheduled slot of one target: its check starts at the slot plus the target's jitter; how late it
+   * A scheduled slot of one target: its round starts at the slot plus the target's jitter; how late it
    * started is exported, so a busy process shows instead of silently skewing every timing.
    */
   private async slot(t: ProbeTarget, slot: Date): Promise<void> {
@@ -259,10 +259,10 @@ export class Probe implements ExporterProbe {
       if (this.tasks.length === 0) return; // stopped while waiting
     }
     this.metrics.recordLateness(t.name, Math.max(0, Date.now() - due) / 1000);
-    await this.track(this.check(t));
+    await this.track(this.round(t));
   }
 
-  /** Starts one schedule per target; a check still running when its next slot comes is counted, never stacked. */
+  /** Starts one schedule per target; a round still running when its next slot comes is counted, never stacked. */
   start(): void {
     const logger = {
       info: () => undefined,
@@ -282,7 +282,7 @@ export class Probe implements ExporterProbe {
       task.on('execution:failed', (ctx) =>
         this.log({
           level: 'error',
-          msg: 'probe check failed',
+          msg: 'probe round failed',
           target: t.name,
           detail: ctx.execution?.error?.message ?? '',
         }),
@@ -291,7 +291,7 @@ export class Probe implements ExporterProbe {
     }
   }
 
-  /** Stops every schedule and waits for the checks in flight, whose probes end by their own deadline. */
+  /** Stops every schedule and waits for the rounds in flight, whose probes end by their own deadline. */
   async stop(): Promise<void> {
     const tasks = this.tasks.splice(0);
     for (const task of tasks) {
@@ -306,7 +306,7 @@ export class Probe implements ExporterProbe {
   statusJson(): Record<string, unknown> {
     return {
       startedAt: this.startedAt,
-      checks: this.checks,
+      rounds: this.rounds,
       endpoints: READ_ONLY_ENDPOINTS,
       schedules: Object.fromEntries(
         this.cfg.targets.map((t) => [t.name, { schedule: t.schedule, jitterMs: t.jitterMs, timeoutMs: t.timeoutMs }]),

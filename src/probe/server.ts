@@ -11,7 +11,7 @@ export interface ProbeServer {
 
 /**
  * /metrics (Prometheus text or OpenMetrics), /healthz, /status, and /probe?target=NAME (the exporter mode). A
- * failing collector or check answers 500 with one redacted line; the process goes on.
+ * failing collector or round answers 500 with one redacted line; the process goes on.
  */
 export async function startProbeServer(probe: Probe, host: string, port: number): Promise<ProbeServer> {
   const server = http.createServer((req, res) => {
@@ -45,7 +45,7 @@ export async function startProbeServer(probe: Probe, host: string, port: number)
       return;
     }
     if (path === '/healthz')
-      return send(200, 'application/json', `${JSON.stringify({ status: 'ok', checks: probe.checks })}\n`);
+      return send(200, 'application/json', `${JSON.stringify({ status: 'ok', rounds: probe.rounds })}\n`);
     if (path === '/status')
       return send(200, 'application/json', `${redact(JSON.stringify(probe.statusJson(), null, 2))}\n`);
     send(404, 'text/plain', 'paths: /metrics /probe?target=NAME /healthz /status\n');

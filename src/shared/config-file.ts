@@ -21,7 +21,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
  * Each schema is a plain JSON Schema written `as const`; its type is derived from it by json-schema-to-ts
  * (`FromSchema`, at compile time only), so the two cannot disagree.
  */
-export function checkConfig<T>(schema: JSONSchema, value: unknown, source: string): T {
+export function validateConfig<T>(schema: JSONSchema, value: unknown, source: string): T {
   const validate = ajv.compile(schema as object);
   if (validate(value)) return value as T;
   throw new UsageError(

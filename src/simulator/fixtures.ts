@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { maskPhone } from '../redact.js';
-import { checkConfig, oneOf, readYamlFile, UsageError } from '../shared/config-file.js';
+import { oneOf, readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 
 export const DEFAULT_FIXTURES = fileURLToPath(new URL('./fixtures.yaml', import.meta.url));
 
@@ -87,7 +87,7 @@ export type Fixture = FromSchema<typeof FIXTURE_SCHEMA>;
 
 /** Loads a fixture file, validated by schema and by its cross-references; UsageError names every problem. */
 export function loadFixture(path = DEFAULT_FIXTURES): Fixture {
-  const fx = checkConfig<Fixture>(FIXTURE_SCHEMA, readYamlFile(path, 'fixture file'), `fixture file ${path}`);
+  const fx = validateConfig<Fixture>(FIXTURE_SCHEMA, readYamlFile(path, 'fixture file'), `fixture file ${path}`);
   const problems: string[] = [];
   const accounts = new Set(fx.accounts.map((a) => a.id));
   const keys = new Set<string>();
