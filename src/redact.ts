@@ -11,6 +11,7 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type ApiModel, loadApiModel } from './openapi/load.js';
+import type { Schema } from './openapi/types.js';
 import { UsageError } from './shared/config-file.js';
 
 const MASK = '***';
@@ -30,7 +31,6 @@ export interface RedactionNames {
   phone: ReadonlySet<string>;
 }
 
-type Schema = OpenAPIV3_1.SchemaObject;
 const flag = (node: unknown, name: string): boolean => (node as Record<string, unknown> | undefined)?.[name] === true;
 
 /** Secret and phone names of a document: parameters (with their aliases) and schema properties. */

@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { derefIn } from '../openapi/deref.js';
+import type { DocNode, Schema } from '../openapi/types.js';
 import { SchemaWalker } from '../openapi/walk.js';
 
 /** One change between two versions of the document, as client developers see it. */
@@ -9,8 +10,6 @@ export interface Change {
   at: string;
 }
 
-type Schema = OpenAPIV3_1.SchemaObject;
-type Node = Record<string, unknown>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /** A document with local $ref resolution; nothing else assumed, so any version of it can be compared. */
@@ -28,7 +27,7 @@ class Doc {
     for (const p of op.parameters ?? []) {
       const param = this.deref<OpenAPIV3_1.ParameterObject>(p);
       out.set(param.name, {
-        aliases: ((param as unknown as Node)['x-aliases'] as string[] | undefined) ?? [],
+        aliases: ((param as unknown as DocNode)['x-aliases'] as string[] | undefined) ?? [],
         required: param.required === true,
         schema: this.deref<Schema>(param.schema ?? {}),
       });
@@ -38,7 +37,7 @@ class Doc {
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
       if (out.has(name)) continue;
       out.set(name, {
-        aliases: ((prop as Node)['x-aliases'] as string[] | undefined) ?? [],
+        aliases: ((prop as DocNode)['x-aliases'] as string[] | undefined) ?? [],
         required: (schema.required ?? []).includes(name),
         schema: this.deref<Schema>(prop),
       });

@@ -1,14 +1,13 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { DocNode } from '../openapi/types.js';
 
-type Node = Record<string, unknown>;
-
-function isNode(v: unknown): v is Node {
+function isNode(v: unknown): v is DocNode {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The clause texts of the document (`x-contract-clauses`), by id. */
 export function clauseTexts(doc: OpenAPIV3_1.Document): Record<string, string> {
-  return ((doc as unknown as Node)['x-contract-clauses'] ?? {}) as Record<string, string>;
+  return ((doc as unknown as DocNode)['x-contract-clauses'] ?? {}) as Record<string, string>;
 }
 
 /**
@@ -17,14 +16,14 @@ export function clauseTexts(doc: OpenAPIV3_1.Document): Record<string, string> {
  * so the rendered reference carries them. openapi.yaml itself stays the only source.
  */
 export function enrichForDocs(doc: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
-  const copy = structuredClone(doc) as unknown as Node;
+  const copy = structuredClone(doc) as unknown as DocNode;
   const clauses = clauseTexts(doc);
-  const schemas = ((copy.components as Node | undefined)?.schemas ?? {}) as Record<string, Node>;
+  const schemas = ((copy.components as DocNode | undefined)?.schemas ?? {}) as Record<string, DocNode>;
   const schemaAssumption = (ref: unknown): string | undefined => {
     if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) return undefined;
     return schemas[ref.slice('#/components/schemas/'.length)]?.['x-assumption'] as string | undefined;
   };
-  const append = (node: Node, text: string): void => {
+  const append = (node: DocNode, text: string): void => {
     node.description = node.description ? `${String(node.description)}\n\n${text}` : text;
   };
   const walk = (node: unknown): void => {
@@ -63,7 +62,7 @@ export function enrichForDocs(doc: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
   };
   walk(copy.paths);
   walk(copy.components);
-  const info = copy.info as Node;
+  const info = copy.info as DocNode;
   if (typeof info['x-assumption'] === 'string')
     append(info, `**Assumption** (not shown by the provider): ${info['x-assumption']}`);
   append(

@@ -1,9 +1,9 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ApiModel } from '../openapi/load.js';
+import type { Schema } from '../openapi/types.js';
 import { ENDPOINTS, METHODS } from '../openapi/types.js';
 import { assumptions, clauseTexts } from './enrich.js';
 
-type Schema = OpenAPIV3_1.SchemaObject;
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
 /** A one-line type of a schema: `string, pattern ^(08|62)…`, `integer >= 1`, `akrab | circle`. */

@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { derefIn } from '../openapi/deref.js';
 import { ApiModel, DocumentError } from '../openapi/load.js';
+import type { Schema } from '../openapi/types.js';
 import { CLAUSE_IDS, METHODS } from '../openapi/types.js';
 
 /** One broken rule of the document, with where it broke. */
@@ -9,8 +10,6 @@ export interface LintProblem {
   at: string;
   message: string;
 }
-
-type Schema = OpenAPIV3_1.SchemaObject;
 
 function ext<T>(obj: object, key: string): T | undefined {
   return (obj as Record<string, unknown>)[key] as T | undefined;
@@ -35,7 +34,8 @@ export function lintDocument(doc: OpenAPIV3_1.Document, source = 'openapi.yaml')
   return [...raw, ...examplesValid(api)];
 }
 
-type Deref = <T>(v: unknown) => T;
+/** A lookup of a `$ref` in the raw document, before the loader has found it valid (its rules run on any document). */
+type RawDeref = <T>(v: unknown) => T;
 const OPS = (doc: OpenAPIV3_1.Document): [string, string, OpenAPIV3_1.OperationObject][] =>
   Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
     (['get', 'post'] as const).flatMap((m) =>
@@ -44,7 +44,7 @@ const OPS = (doc: OpenAPIV3_1.Document): [string, string, OpenAPIV3_1.OperationO
   );
 
 /** Every path has GET and POST with the same parameters, aliases and required flags. */
-function bothMethods(doc: OpenAPIV3_1.Document, deref: Deref): LintProblem[] {
+function bothMethods(doc: OpenAPIV3_1.Document, deref: RawDeref): LintProblem[] {
   const out: LintProblem[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
@@ -105,7 +105,7 @@ function bothMethods(doc: OpenAPIV3_1.Document, deref: Deref): LintProblem[] {
 }
 
 /** Within an operation, every parameter name and alias is used once. */
-function uniqueAliases(doc: OpenAPIV3_1.Document, deref: Deref): LintProblem[] {
+function uniqueAliases(doc: OpenAPIV3_1.Document, deref: RawDeref): LintProblem[] {
   const out: LintProblem[] = [];
   for (const [path, method, op] of OPS(doc)) {
     if (method !== 'GET') continue;

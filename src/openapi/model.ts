@@ -5,6 +5,7 @@ import { absoluteRefs, DOC_ID, newAjv } from './ajv.js';
 import { derefIn } from './deref.js';
 import { type DriftOptions, findDrift } from './drift.js';
 import { type FoldedRequest, foldRequest } from './fold.js';
+import type { Ref, Schema } from './types.js';
 import {
   type ClauseId,
   DocumentError,
@@ -20,9 +21,6 @@ import {
   type Params,
 } from './types.js';
 import { SchemaWalker } from './walk.js';
-
-type Schema = OpenAPIV3_1.SchemaObject;
-type Ref = OpenAPIV3_1.ReferenceObject;
 
 function isRef(value: unknown): value is Ref {
   return typeof value === 'object' && value !== null && '$ref' in value;

@@ -1,5 +1,11 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 
+/** A schema of openapi.yaml, and a `$ref` to one: the names every room uses for them. */
+export type Schema = OpenAPIV3_1.SchemaObject;
+export type Ref = OpenAPIV3_1.ReferenceObject;
+/** A node of a YAML or JSON document, read without a schema. */
+export type DocNode = Record<string, unknown>;
+
 /** The four endpoints, named as the API names them (the last segment of their path). */
 export const ENDPOINTS = ['invite-member', 'history-transaksi', 'cek-trx-id', 'saldo-user'] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];

@@ -1,7 +1,4 @@
-import type { OpenAPIV3_1 } from 'openapi-types';
-
-type Schema = OpenAPIV3_1.SchemaObject;
-type Ref = OpenAPIV3_1.ReferenceObject;
+import type { Ref, Schema } from './types.js';
 
 /** Resolves a local `$ref`; the document's own deref, or a lenient one for a document under review. */
 export type Deref = <T extends object>(value: T | Ref) => T;
