@@ -121,6 +121,20 @@ describe('ARCHITECTURE.md holds', () => {
     );
   });
 
+  it('every type is named once in src/', () => {
+    const declared = tsFiles('src').flatMap((f) =>
+      [...readFileSync(join(ROOT, f), 'utf8').matchAll(/^(?:export )?(?:interface|type|class) ([A-Za-z0-9_]+)/gm)].map(
+        (m) => `${m[1]} (${f})`,
+      ),
+    );
+    const name = (d: string): string => d.split(' ')[0] ?? '';
+    assert.ok(declared.length > 50, `${declared.length} types`);
+    assert.deepEqual(
+      declared.filter((d) => declared.filter((e) => name(e) === name(d)).length > 1),
+      [],
+    );
+  });
+
   it('every code name of the glossary is declared in the code', () => {
     const glossary = doc.slice(doc.indexOf('## Glossary'));
     // Code names have a capital somewhere (ApiModel, judgeClauses, CLAUSE_IDS); `ok`, `status`, `write` are words.
