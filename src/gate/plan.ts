@@ -48,6 +48,8 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
   const writing = chosen
     .filter((s) => (s.invite?.writes ?? 0) > 0)
     .sort((a, b) => (a.invite?.priority ?? 0) - (b.invite?.priority ?? 0));
+  // The cap under which every writing scenario chosen gets its writing form.
+  const runsAll = writing.reduce((n, s) => n + (s.invite?.writes ?? 0) + (s.invite?.risk ?? 0), 0);
   for (const s of writing) {
     const use = s.invite;
     if (!use) continue;
@@ -64,7 +66,7 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
         scenario: s,
         form: 'write',
         skip: opts.allowWrites
-          ? `over the invite cap (--max-invites ${opts.maxInvites})`
+          ? `over the invite cap (--max-invites ${opts.maxInvites}; ${runsAll} runs every writing scenario)`
           : 'needs writes: run with --allow-writes',
       });
     }
