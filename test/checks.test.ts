@@ -174,6 +174,12 @@ const TABLE: Row[] = [
     keep: [
       { exchange: ex('saldo-user', { api_key: 'wrong' }, refused) },
       { exchange: ex('history-transaksi', { api_key: 'wrong' }, { ok: false, status: 'X', data: [] }) },
+      // Field names are not account data: a refusal may say why in `detail`, carry `data: {}` or nulls.
+      { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: false, status: 'X', detail: 'Invalid API key' }) },
+      { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: false, status: 'X', saldo: null, data: {} }) },
+      {
+        exchange: ex('cek-trx-id', { api_key: 'wrong' }, { ok: false, status: 'X', data: { errors: { key: 'bad' } } }),
+      },
     ],
     breaks: [
       ['ok true', { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: true, status: 'SUCCESS', saldo: 1 }) }],
@@ -233,7 +239,11 @@ const TABLE: Row[] = [
   },
   {
     clause: 'HIS-2',
-    keep: [{ exchange: hist({ limit: '2' }, [rec('A', '2026-01-01'), rec('B', '2026-01-01')]) }],
+    keep: [
+      { exchange: hist({ limit: '2' }, [rec('A', '2026-01-01'), rec('B', '2026-01-01')]) },
+      // A spelling the provider does not document (a leading zero) is its own to read, or to ignore.
+      { exchange: hist({ limit: '01' }, [rec('A', '2026-01-01'), rec('B', '2026-01-01')]) },
+    ],
     breaks: [
       [
         'three for limit=2',
@@ -243,7 +253,12 @@ const TABLE: Row[] = [
   },
   {
     clause: 'HIS-3',
-    keep: [{ exchange: hist({ date: '2026-01-01', bulan: '01', tahun: '2026' }, [rec('A', '2026-01-01')]) }],
+    keep: [
+      { exchange: hist({ date: '2026-01-01', bulan: '01', tahun: '2026' }, [rec('A', '2026-01-01')]) },
+      // Spellings the provider does not document may be ignored: month 1, a date with slashes.
+      { exchange: hist({ month: '1' }, [rec('A', '2026-02-01')]) },
+      { exchange: hist({ date: '2026/01/01' }, [rec('A', '2026-02-01')]) },
+    ],
     breaks: [
       ['other date', { exchange: hist({ date: '2026-01-01' }, [rec('A', '2026-01-02')]) }],
       ['other month', { exchange: hist({ month: '02' }, [rec('A', '2026-01-02')]) }],
@@ -255,16 +270,14 @@ const TABLE: Row[] = [
     keep: [
       { exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01')]) },
       { exchange: hist({ search: '081234567890' }, [rec('X', '2026-01-01')]) },
-      // 'e' may be in a product, which history does not show: not judged on a record without one.
+      // 'e' may be in a product, shown or not (a code shown, its name matched): judged only with an S no
+      // product can contain.
       { exchange: hist({ q: 'e' }, [rec('T-9', '2026-01-01')]) },
+      { exchange: hist({ q: 'x' }, [{ ...rec('T-9', '2026-01-01'), product: 'AKRAB-10GB' }]) },
     ],
     breaks: [
       ['record without S', { exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01'), rec('T-8', '2026-01-01')]) }],
       ['phone number not in it', { exchange: hist({ q: '6289999999999' }, [rec('T-9', '2026-01-01')]) }],
-      [
-        'shown product without S',
-        { exchange: hist({ q: 'e' }, [{ ...rec('T-9', '2026-01-01'), product: 'AKRAB-10GB' }]) },
-      ],
     ],
   },
   {
@@ -276,9 +289,26 @@ const TABLE: Row[] = [
         exchange: hist({ q: '2026', limit: 1 }, [rec('T-8', '2026-01-01')]),
         expectedRecord: rec('T-9', '2026-01-01'),
       },
+      // A month without its year may be read as the current year's; a combination of filters may be refused.
+      { exchange: hist({ month: '01', limit: 5 }, []), expectedRecord: rec('T-9', '2025-01-01') },
+      {
+        exchange: ex('history-transaksi', { api_key: K, date: '2026-01-01', q: 'T-9' }, { ok: false, status: 'X' }),
+        expectedRecord: rec('T-9', '2026-01-01'),
+      },
     ],
     breaks: [
       ['record hidden', { exchange: hist({ q: 'T-9', limit: 5 }, []), expectedRecord: rec('T-9', '2026-01-01') }],
+      [
+        'month and year hide it',
+        { exchange: hist({ month: '01', year: '2025', limit: 5 }, []), expectedRecord: rec('T-9', '2025-01-01') },
+      ],
+      [
+        'one filter refused',
+        {
+          exchange: ex('history-transaksi', { api_key: K, q: 'T-9' }, { ok: false, status: 'X' }),
+          expectedRecord: rec('T-9', '2026-01-01'),
+        },
+      ],
     ],
   },
   {
@@ -309,7 +339,12 @@ const TABLE: Row[] = [
   },
   {
     clause: 'TRX-2',
-    keep: [{ exchange: ex('cek-trx-id', { api_key: K, trx_id: 'NOPE' }, { ok: false, status: 'TRX_NOT_FOUND' }) }],
+    keep: [
+      { exchange: ex('cek-trx-id', { api_key: K, trx_id: 'NOPE' }, { ok: false, status: 'TRX_NOT_FOUND' }) },
+      // ok true without a record: nothing found, which is no phantom.
+      { exchange: ex('cek-trx-id', { api_key: K, trx_id: 'NOPE' }, { ok: true, status: 'SUCCESS', data: null }) },
+      { exchange: ex('cek-trx-id', { api_key: K, trx_id: 'NOPE' }, { ok: true, status: 'SUCCESS', data: [] }) },
+    ],
     breaks: [
       [
         'phantom record',
@@ -368,6 +403,15 @@ const TABLE: Row[] = [
         saldoBefore: saldo(100),
         saldoBetween: saldo(55),
         saldoAfter: saldo(55),
+      },
+      // A balance with a fraction: one price measured as 10000, charged as 10000.000000000015 in floating point.
+      {
+        invite,
+        repeats: [ex('invite-member', inviteReq, { ok: false, status: 'DUPLICATE_TRX_ID' })],
+        history: histT1,
+        saldoBefore: saldo(140000.7),
+        saldoAfter: saldo(130000.7),
+        unitPrice: 150000.7 - 140000.7,
       },
     ],
     breaks: [
@@ -468,8 +512,9 @@ const BREAKS_AT: Record<string, string> = {
   'HIS-3: other year by alias': '$.data[0].date',
   'HIS-4: record without S': '$.data[1]',
   'HIS-4: phone number not in it': '$.data[0]',
-  'HIS-4: shown product without S': '$.data[0]',
   'HIS-5: record hidden': '$.data',
+  'HIS-5: month and year hide it': '$.data',
+  'HIS-5: one filter refused': '$.data',
   'TRX-1: other id': '$.data.trx_id',
   'TRX-1: no status': '$.data.status',
   'TRX-2: phantom record': '$',

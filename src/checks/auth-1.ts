@@ -2,6 +2,17 @@ import { bodyOf } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
 import { finding } from './util.js';
 
+/** Fields that only an account's own data has: a balance, a transaction, an invite's numbers and slot. */
+const ACCOUNT_FIELDS = ['saldo', 'trx_id', 'manager_number', 'member_number', 'manager', 'member', 'slot'];
+
+/** Whether a value is an object holding account data (one of ACCOUNT_FIELDS, not null). */
+function accountFields(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  return ACCOUNT_FIELDS.some(
+    (k) => (v as Record<string, unknown>)[k] !== undefined && (v as Record<string, unknown>)[k] !== null,
+  );
+}
+
 /** AUTH-1: a missing, empty or wrong key never yields ok true, and the answer carries no account data. */
 export const auth1 = defineCheck({
   id: 'AUTH-1',
@@ -14,11 +25,16 @@ export const auth1 = defineCheck({
     if (!body) return [];
     const out = [];
     if (body.ok === true) out.push(finding(api, 'AUTH-1', ex, '$.ok', 'not true for a bad api_key', body.ok));
-    if ('saldo' in body)
+    // Account data, not the names of fields: a refusal may carry `detail: "Invalid API key"`, `data: {}`,
+    // `data: {errors: ...}` or nulls. A balance, an invite's detail, a record or a list of records is data.
+    if (body.saldo !== undefined && body.saldo !== null)
       out.push(finding(api, 'AUTH-1', ex, '$.saldo', '(absent: no balance for a bad key)', body.saldo));
-    if ('detail' in body) out.push(finding(api, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
+    if (accountFields(body.detail))
+      out.push(finding(api, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
     const data = body.data;
-    const hasRecords = Array.isArray(data) ? data.length > 0 : data !== undefined && data !== null;
+    const hasRecords = Array.isArray(data)
+      ? data.some((r) => typeof r === 'object' && r !== null)
+      : accountFields(data);
     if (hasRecords) out.push(finding(api, 'AUTH-1', ex, '$.data', '(absent or empty: no records)', data));
     return out;
   },

@@ -3,11 +3,10 @@ import type { Exchange } from '../openapi/types.js';
 import { param } from './util.js';
 
 /**
- * How a history filter value reads, where a provider could read it only one way. A value no provider could
- * take as a date, month, year or count (`2025-02-30`, `13`, `abc`, `1.5`) gives a check nothing to judge: the
- * provider may refuse it or ignore it, and neither breaks a clause. A value that reads one way only (`1` and
- * ` 01` both as January, `2025/3/14` as 2025-03-14) is judged by what it means, so a provider that accepts
- * more spellings than openapi.yaml names is not failed for it.
+ * How a history filter value reads. Only the spellings the provider documents are judged: a date as
+ * YYYY-MM-DD (a real calendar date), a month as 01 to 12, a year as YYYY, a limit as a positive integer. Any
+ * other value (`2025-02-30`, `13`, `1`, ` 01`, `2025/03/14`, `01`, `abc`) gives a check nothing to judge: the
+ * provider may refuse it, ignore it or read it its own way, and none of these breaks a clause.
  */
 export interface DateFilters {
   year?: number;
@@ -15,7 +14,7 @@ export interface DateFilters {
   day?: number;
 }
 
-const DATE = /^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function calendarDate(y: number, m: number, d: number): boolean {
   const t = new Date(Date.UTC(y, m - 1, d));
@@ -32,12 +31,12 @@ export function dateFilters(api: ApiModel, ex: Exchange): DateFilters {
     if (calendarDate(y, mo, d)) Object.assign(out, { year: y, month: mo, day: d });
   }
   const month = String(param(api, ex, 'month') ?? '');
-  if (/^\s*\d{1,2}\s*$/.test(month) && Number(month) >= 1 && Number(month) <= 12) {
+  if (/^(0[1-9]|1[0-2])$/.test(month)) {
     if (out.month !== undefined && out.month !== Number(month)) out.month = Number.NaN;
     else out.month = Number(month);
   }
   const year = String(param(api, ex, 'year') ?? '');
-  if (/^\s*\d{4}\s*$/.test(year)) {
+  if (/^\d{4}$/.test(year)) {
     if (out.year !== undefined && out.year !== Number(year)) out.year = Number.NaN;
     else out.year = Number(year);
   }
@@ -54,9 +53,10 @@ export function dateKeeps(date: string, f: DateFilters): boolean {
   );
 }
 
-/** `limit` as a count: a positive integer, or undefined when a provider could read it otherwise. */
+/** `limit` as a count: a positive integer (a JSON number, or digits without a leading zero), else undefined. */
 export function limitOf(api: ApiModel, ex: Exchange): number | undefined {
-  const raw = param(api, ex, 'limit');
-  const n = typeof raw === 'number' ? raw : /^\s*\d+\s*$/.test(String(raw ?? '')) ? Number(raw) : Number.NaN;
+  // As sent, before the document's validator coerces it ("01" would become 1); limit has no alias.
+  const raw = param(api, ex, 'limit') === undefined ? undefined : ex.params.limit;
+  const n = typeof raw === 'number' ? raw : /^[1-9]\d*$/.test(String(raw ?? '')) ? Number(raw) : Number.NaN;
   return Number.isInteger(n) && n >= 1 ? n : undefined;
 }

@@ -2,15 +2,14 @@ import { records, to62 } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
 import { finding, param } from './util.js';
 
-/** Fields q is matched against; product fields are not documented, so they count only when present. */
-const SEARCHED = ['manager_number', 'member_number', 'trx_id', 'product', 'product_code', 'produk'];
-const PRODUCT = SEARCHED.slice(3);
+/** Fields an S that no product can contain is found in. */
+const SEARCHED = ['manager_number', 'member_number', 'trx_id'];
 /** A phone number: no product can contain it (the clause's own example). */
 const PHONE_LIKE = /^\+?\d{7,16}$/;
 
 /**
- * HIS-4: q=S returns only records in which S occurs in a number, the transaction ID or the product; judged where
- * the product is shown or S cannot be in one (the clause: "checked with an S that no product can contain").
+ * HIS-4: q=S returns only records in which S occurs in a number, the transaction ID or the product; judged only
+ * where S cannot be in a product (the clause: "checked with an S that no product can contain").
  */
 export const his4 = defineCheck({
   id: 'HIS-4',
@@ -27,12 +26,13 @@ export const his4 = defineCheck({
     if (s === '') return [];
     const out = [];
     const recs = records(ex) ?? [];
-    // S may occur in a record's product, which history does not show: a record without one is judged only when S
-    // is something no product can contain, a phone number or a transaction ID (one of this answer's trx_ids).
+    // S may occur in a record's product, by its code or its name, which history may show under any field or not
+    // at all: as the clause says, HIS-4 is judged only with an S that no product can contain, a phone number or a
+    // transaction ID (one of this answer's trx_ids).
     const noProductHasIt =
       PHONE_LIKE.test(s) || recs.some((r) => typeof r.trx_id === 'string' && r.trx_id.toLowerCase() === s);
+    if (!noProductHasIt) return [];
     for (const [i, r] of recs.entries()) {
-      if (!noProductHasIt && !PRODUCT.some((k) => typeof r[k] === 'string')) continue;
       const hit = SEARCHED.some((k) => {
         const v = r[k];
         if (typeof v !== 'string') return false;

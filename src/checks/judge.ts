@@ -1,5 +1,5 @@
 import { ajvErrorsToFindings } from '../openapi/ajv-errors.js';
-import { bodyOf } from '../openapi/exchange.js';
+import { bodyOf, hasDataRecord } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { CHECKS } from './index.js';
@@ -29,11 +29,17 @@ export function answerClauses(api: ApiModel, endpoint: Exchange['endpoint']): Cl
  * What one answer must keep, judged alone: a refusal (`ok` false) is held to ENV-1, ENV-4 and the Refusal
  * schema; anything else to the endpoint's response clauses (ENV-1, ENV-4, BAL-1 / HIS-1..4 / TRX-1 / INV-1..2).
  */
-export function judgeAnswer(api: ApiModel, exchange: Exchange): Finding[] {
-  if (bodyOf(exchange)?.ok === false) {
+export function judgeAnswer(api: ApiModel, exchange: Exchange, opts: { lookupMayMiss?: boolean } = {}): Finding[] {
+  const body = bodyOf(exchange);
+  if (body?.ok === false) {
     const found = judgeClauses(api, ['ENV-1', 'ENV-4'], { exchange });
     const refusal = ajvErrorsToFindings(api.refusalErrors(exchange.body), 'ENV-4', exchange, exchange.body);
     return [...found, ...refusal.filter((f) => !found.some((g) => g.path === f.path))];
   }
-  return judgeClauses(api, answerClauses(api, exchange.endpoint), { exchange });
+  // `lookupMayMiss`: the ID looked up may not exist (the gate sends unknown and generated ones), so an ok true
+  // without a record is TRX-2's to judge, not TRX-1's; a lookup of a known ID is judged by TRX-1 in full.
+  const clauses = answerClauses(api, exchange.endpoint).filter(
+    (id) => !(id === 'TRX-1' && opts.lookupMayMiss && !hasDataRecord(body)),
+  );
+  return judgeClauses(api, clauses, { exchange });
 }

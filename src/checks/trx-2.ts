@@ -1,8 +1,8 @@
-import { bodyOf } from '../openapi/exchange.js';
+import { bodyOf, hasDataRecord } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
 import { finding } from './util.js';
 
-/** TRX-2: an ID that does not exist never answers ok true with a data record. */
+/** TRX-2: an ID that does not exist never answers ok true with a data record (null, `{}` or `[]` is none). */
 export const trx2 = defineCheck({
   id: 'TRX-2',
   title: 'an unknown transaction ID is never found',
@@ -11,7 +11,7 @@ export const trx2 = defineCheck({
   run(ev, { api }) {
     const { exchange: ex } = ev;
     const body = bodyOf(ex);
-    if (body?.ok === true && body.data !== undefined && body.data !== null) {
+    if (body?.ok === true && hasDataRecord(body)) {
       return [
         finding(
           api,

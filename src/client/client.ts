@@ -215,7 +215,8 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           let body: unknown;
           if (!truncated) {
             try {
-              body = JSON.parse(bodyText);
+              // A byte-order mark before the JSON (some frameworks write one) is not part of the value.
+              body = JSON.parse(bodyText.replace(/^\uFEFF/, ''));
             } catch {
               body = undefined;
             }

@@ -1,5 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { ClauseId } from '../openapi/types.js';
+import { bodyOf, to62 } from '../openapi/exchange.js';
+import type { ApiModel } from '../openapi/load.js';
+import type { ClauseId, Exchange, Params } from '../openapi/types.js';
 
 /**
  * Why an invite is sent. `success`: a conformant API carries it out, and charges it. `refusal`: a conformant
@@ -24,6 +26,24 @@ interface LedgerState {
   unknown: string[];
   /** Classes whose refusal was accepted: they send no more invites that could be charged. */
   closed: InviteIntent['clause'][];
+}
+
+/**
+ * Whether an ok-true answer to an invite with a used trx_id is the first invite's answer again (an idempotent
+ * replay, which INV-5 allows): it echoes the trx_id and names another member than this request's. Such an answer
+ * carried nothing out for this request: it is not charged, and INV-2 (this request's number) does not judge it.
+ */
+export function replaysAnother(api: ApiModel, params: Params, ex: Exchange): boolean {
+  const body = bodyOf(ex);
+  const sent = api.foldRequest('invite-member', params).params;
+  const member = (body?.detail as { member?: unknown } | undefined)?.member;
+  return (
+    body?.ok === true &&
+    body.trx_id === sent.trx_id &&
+    typeof member === 'string' &&
+    sent.msisdn !== undefined &&
+    to62(member) !== to62(sent.msisdn)
+  );
 }
 
 /** An invite the ledger will not let go out, and why. The scenario is reported as skipped with the reason. */

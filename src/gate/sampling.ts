@@ -8,6 +8,8 @@ import { forms, type ScenarioContext } from './scenario.js';
 export const READ_ONLY_PRODUCT = 'H2H-CONTRACT-NO-SUCH-PRODUCT';
 /** Without configured test numbers: a well-formed number for requests that cannot succeed. */
 export const PLACEHOLDER_MSISDN = '081200000000';
+/** A search no record holds: what history reads compare on an account without history. */
+export const NO_SUCH_RECORD = 'H2H-CONTRACT-NO-SUCH-RECORD';
 /** A key no account has. */
 export const WRONG_KEY = 'h2h-wrong-key-0000';
 /** Records asked for when history answers are compared, unless the target clamps lower (`pageLimit`). */
@@ -48,13 +50,17 @@ export function baseParams(ctx: ScenarioContext, endpoint: Endpoint): Params {
   switch (endpoint) {
     case 'saldo-user':
       return { api_key: ctx.target.apiKey };
-    case 'history-transaksi':
-      // A past date of the account's own history: its records no longer change while invites run.
+    case 'history-transaksi': {
+      // A past date of the account's own history: its records no longer change while invites run. Without one
+      // (every record seen is of the newest date, or there is none), a query no invite of the run can change:
+      // the record's own trx_id, or a q that matches nothing.
+      const r = ctx.data.record;
       return {
         api_key: ctx.target.apiKey,
         limit: compareLimit(ctx),
-        ...(ctx.data.record ? { date: ctx.data.record.date } : {}),
+        ...(!r ? { q: NO_SUCH_RECORD } : ctx.data.dateMayGrow ? { q: r.trx_id } : { date: r.date }),
       };
+    }
     case 'cek-trx-id':
       return { api_key: ctx.target.apiKey, trx_id: ctx.data.knownTrxId };
     case 'invite-member':

@@ -22,6 +22,11 @@ export interface GateTarget extends Target {
 export interface TargetData {
   /** A record of the account's history; absent when the account has none. */
   record?: Readonly<Record<string, string>>;
+  /**
+   * The record's date is the newest discovery saw: records of that date may still be written while the run goes
+   * on (its own invites among them), so reads that compare two answers narrow by the record's trx_id instead.
+   */
+  dateMayGrow?: boolean;
   /** How many records discovery saw (with an explicit limit). */
   seen: number;
   /**
@@ -85,6 +90,7 @@ export function discoveredData(
   const guard = [...past, ...records].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
   return {
     ...(pick ? { record: pick } : {}),
+    ...(pick && past.length === 0 ? { dateMayGrow: true } : {}),
     seen: records.length,
     ...(data.length > 0 && data.length < DISCOVERY_LIMIT ? { pageLimit: Math.max(2, data.length) } : {}),
     records: records.map(documented),

@@ -25,6 +25,16 @@ export function to62(number: unknown): string {
   return s.startsWith('0') ? `62${s.slice(1)}` : s;
 }
 
+/**
+ * Whether an answer's `data` is a record: an object with at least one field that is not null (`{}`, `[]` and
+ * null are not; what TRX-2 forbids for an unknown ID and TRX-1 requires for a known one).
+ */
+export function hasDataRecord(body: Body | undefined): boolean {
+  const data = body?.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+  return Object.values(data).some((v) => v !== null && v !== undefined);
+}
+
 /** The saldo of a successful saldo-user answer, or undefined. */
 export function saldoOf(ex: Exchange | undefined): number | undefined {
   const body = ex ? bodyOf(ex) : undefined;

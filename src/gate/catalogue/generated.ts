@@ -12,6 +12,7 @@ import {
 import { compareLimit, inviteParams } from '../sampling.js';
 import { type Area, judge, PreconditionFailed, type Scenario, type ScenarioContext } from '../scenario.js';
 import { namesOf } from './common.js';
+import { lower } from './invite.js';
 
 const AREA: Record<Endpoint, Area> = {
   'invite-member': 'invite',
@@ -208,7 +209,11 @@ function inFlight(method: Method): Scenario {
       const k = 2 + (ctx.generation.seed % 3);
       const saldo0 = await ctx.send('saldo-user', method, key);
       const single = await ctx.invite(method, inviteParams(ctx), { expect: 'success', clause: 'INV-5' });
-      const saldo1 = await ctx.send('saldo-user', method, key);
+      // A provider may charge when it completes the invite: look again until the balance has moved.
+      const saldo1 = await ctx.settle(
+        () => ctx.send('saldo-user', method, key),
+        (ex) => lower(ex, saldo0),
+      );
       const price =
         Number((saldo0.body as { saldo?: unknown }).saldo) - Number((saldo1.body as { saldo?: unknown }).saldo);
       if ((single.body as { ok?: unknown }).ok !== true || !(price > 0))

@@ -36,9 +36,11 @@ export function historyScenarios(api: ApiModel): Scenario[] {
       const variants = set.length === 1 ? names(set[0] ?? '').map((n) => [n]) : [set, set.map((n) => names(n)[1] ?? n)];
       for (const sent of variants) {
         const aliases = sent.filter((n) => !set.includes(n));
+        // HIS-5 takes a month with its year: a month alone may be read as the current year's.
+        const his5 = !(set.includes('month') && !set.includes('year'));
         out.push({
-          title: `HIS-3 HIS-5 history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')}`,
-          clauses: ['HIS-3', 'HIS-5'],
+          title: `HIS-3${his5 ? ' HIS-5' : ''} history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')}`,
+          clauses: his5 ? ['HIS-3', 'HIS-5'] : ['HIS-3'],
           area: 'history',
           endpoint: 'history-transaksi',
           methods: [method],
@@ -57,7 +59,7 @@ export function historyScenarios(api: ApiModel): Scenario[] {
             return [
               judge('HIS-3', { exchange: wide }),
               judge('HIS-3', { exchange: narrow }),
-              judge('HIS-5', { exchange: narrow, expectedRecord: r }),
+              ...(his5 ? [judge('HIS-5', { exchange: narrow, expectedRecord: r })] : []),
             ];
           },
         });

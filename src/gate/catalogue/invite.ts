@@ -1,3 +1,4 @@
+import { saldoOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS, type Params } from '../../openapi/types.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
@@ -14,6 +15,13 @@ export const BAD_MSISDNS = {
 } as const;
 
 const body = (ex: Exchange): Record<string, unknown> => (ex.body ?? {}) as Record<string, unknown>;
+
+/** Whether a balance read shows less than an earlier one (a charge has shown). */
+export function lower(now: Exchange, earlier: Exchange): boolean {
+  const a = saldoOf(now);
+  const b = saldoOf(earlier);
+  return a !== undefined && b !== undefined && a < b;
+}
 
 /** The invite, unless it was refused: the clauses of a successful invite cannot be judged on a refusal. */
 function succeeded(ex: Exchange, clauses: string): Exchange {
@@ -136,7 +144,12 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         const params = inviteParams(ctx);
         const saldoBefore = await ctx.send('saldo-user', method, key);
         const invite = await ctx.invite(method, params, { expect: 'success', clause: 'INV-5' });
-        const saldoBetween = await ctx.send('saldo-user', method, key);
+        // The price of one invite: a provider may charge when it completes the invite, so look again until the
+        // balance has moved (within the settle window).
+        const saldoBetween = await ctx.settle(
+          () => ctx.send('saldo-user', method, key),
+          (ex) => lower(ex, saldoBefore),
+        );
         const repeats: Exchange[] = [];
         for (const m of METHODS) {
           const repeat = await ctx.invite(m, params, { expect: 'refusal', clause: 'INV-5' });

@@ -22,7 +22,9 @@ export function refusalDemand(endpoint: Endpoint, param: string, value: unknown)
     case 'msisdn':
       return missing ? 'INV-4' : inv3Refuses(value) ? 'INV-3' : undefined;
     case 'kind':
-      return !missing && value !== 'akrab' && value !== 'circle' ? 'INV-4' : value === '' ? 'INV-4' : undefined;
+      // kind is optional: sent empty, it is as good as absent (a provider may read it either way); any other
+      // value but akrab or circle, a space or a case variant included, is "a kind other than akrab or circle".
+      return !missing && value !== 'akrab' && value !== 'circle' ? 'INV-4' : undefined;
     default:
       return undefined;
   }

@@ -1,6 +1,7 @@
 import { judgeAnswer, judgeClauses } from '../../checks/judge.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../../openapi/types.js';
+import { replaysAnother } from '../invite-ledger.js';
 import { caseClauses, type GeneratedCase } from './cases.js';
 
 /**
@@ -10,7 +11,11 @@ import { caseClauses, type GeneratedCase } from './cases.js';
  * property and `h2h replay` all judge through here.
  */
 export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { findings: Finding[]; judged: ClauseId[] } {
-  const findings: Finding[] = [...judgeAnswer(api, ex)];
+  // A guarded invite answered with the first invite's answer again (a replay) is not this request's invite.
+  const replay = c.intent?.clause === 'used-trx' && replaysAnother(api, c.params, ex);
+  const findings: Finding[] = judgeAnswer(api, ex, { lookupMayMiss: true }).filter(
+    (f) => !(replay && f.clause === 'INV-2'),
+  );
   const judged = new Set<ClauseId>(['ENV-1', 'ENV-4']);
   for (const clause of caseClauses(c)) {
     judged.add(clause);
