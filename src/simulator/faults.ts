@@ -90,6 +90,11 @@ export const CONTRACT_FAULTS = [
   { name: 'q-ignored', clause: 'HIS-4', description: 'the q filter is ignored' },
   { name: 'q-misses-trx-id', clause: 'HIS-5', description: 'q matches numbers and products but not transaction IDs' },
   {
+    name: 'q-misses-manager',
+    clause: 'HIS-5',
+    description: 'q matches the member number, the transaction ID and the product, not the manager number',
+  },
+  {
     name: 'lookup-wrong-id',
     clause: 'TRX-1',
     description: 'cek-trx-id echoes the transaction ID in the wrong letter case',

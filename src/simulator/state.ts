@@ -204,7 +204,9 @@ export class SimState {
     const s = q.toLowerCase();
     const s62 = /^0\d+$/.test(s) ? to62(s) : s;
     const product = this.products.find((x) => x.code === t.product);
-    const numbers = [t.manager, t.member, `0${t.manager.slice(2)}`, `0${t.member.slice(2)}`];
+    // Fault `q-misses-manager`.
+    const managers = this.fault$('q-misses-manager') ? [] : [t.manager, `0${t.manager.slice(2)}`];
+    const numbers = [...managers, t.member, `0${t.member.slice(2)}`];
     // Fault `q-whole-values`: only a whole value matches.
     if (this.fault$('q-whole-values'))
       return [...numbers, t.trxId.toLowerCase(), t.product.toLowerCase()].some((v) => v === s || v === s62);
