@@ -27,6 +27,8 @@ export interface TargetData {
    * on (its own invites among them), so reads that compare two answers narrow by the record's trx_id instead.
    */
   dateMayGrow?: boolean;
+  /** The newest date discovery saw: history of this date (and of its month) may still grow during the run. */
+  newestDate?: string;
   /** How many records discovery saw (with an explicit limit). */
   seen: number;
   /**
@@ -91,6 +93,7 @@ export function discoveredData(
   return {
     ...(pick ? { record: pick } : {}),
     ...(pick && past.length === 0 ? { dateMayGrow: true } : {}),
+    ...(newest ? { newestDate: newest } : {}),
     seen: records.length,
     ...(data.length > 0 && data.length < DISCOVERY_LIMIT ? { pageLimit: Math.max(2, data.length) } : {}),
     records: records.map(documented),

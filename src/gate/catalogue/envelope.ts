@@ -1,11 +1,27 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { type Endpoint, type Exchange, METHODS, type Params } from '../../openapi/types.js';
 import { baseParams, compareLimit, sample, WRONG_KEY } from '../sampling.js';
-import { type Area, judge, rename, type Scenario } from '../scenario.js';
+import { type Area, judge, rename, type Scenario, type ScenarioContext } from '../scenario.js';
 import { comparablePair, ordinaryIntent, sendAs } from './common.js';
 
 const WRONG_KEY_INTENT = { expect: 'refusal', clause: 'AUTH-1' } as const;
 const HISTORY_DATA = ['q', 'date', 'month', 'year'];
+
+/**
+ * For ENV-3 on a history filter (date, month, year): a query of that filter's period alone, so that an alias the
+ * provider ignores gives another answer: the record's date, or its month with its year. Only for a period that
+ * ended before the newest date discovery saw (records of a later month may still be written during the run,
+ * the run's own invites among them); else undefined, and the scenario narrows as the others do.
+ */
+function periodOnly(ctx: ScenarioContext, name: string): Params | undefined {
+  const r = ctx.data.record;
+  const newest = ctx.data.newestDate;
+  if (!r?.date || !newest || ctx.data.dateMayGrow || !['date', 'month', 'year'].includes(name)) return undefined;
+  const base = { api_key: ctx.target.apiKey, limit: compareLimit(ctx) };
+  if (name === 'date') return { ...base, date: r.date };
+  if (r.date.slice(0, 7) >= newest.slice(0, 7)) return undefined;
+  return { ...base, month: r.date.slice(5, 7), year: r.date.slice(0, 4) };
+}
 
 /**
  * ENV-1..4 on one endpoint: the envelope of an ordinary and a refused call, each alias beside its canonical
@@ -54,6 +70,8 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
           requests: 6,
           async run(ctx) {
             const base = (): Params => {
+              const pinned = endpoint === 'history-transaksi' ? periodOnly(ctx, p.name) : undefined;
+              if (pinned) return pinned;
               const params = baseParams(ctx, endpoint);
               if (params[p.name] === undefined) params[p.name] = sample(ctx, endpoint, p.name);
               return params;
