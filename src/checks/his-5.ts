@@ -1,7 +1,15 @@
 import { bodyOf, records } from '../openapi/exchange.js';
 import { historyComplete } from './outcome.js';
 import { defineCheck } from './types.js';
-import { finding, param } from './util.js';
+import { finding } from './util.js';
+
+/**
+ * Whether HIS-5 judges a query with these filters (canonical names): "month/year" takes a month with its year,
+ * since a month alone may be read as the current year's (the provider does not say).
+ */
+export function his5Judges(filters: readonly string[]): boolean {
+  return !filters.includes('month') || filters.includes('year');
+}
 
 /**
  * HIS-5: a filter taken from an existing record returns that record. Judged only on a complete answer
@@ -15,10 +23,10 @@ export const his5 = defineCheck({
   needs: ['exchange', 'expectedRecord'],
   run(ev, { api }) {
     const { exchange: ex, expectedRecord } = ev;
-    const given = ['date', 'month', 'year', 'q'].filter((n) => param(api, ex, n) !== undefined);
-    // "month/year": a month without its year may be read as the current year's (the provider does not say), and
-    // a provider may refuse a combination of filters; neither hides a record the clause's own filters match.
-    if (given.includes('month') && !given.includes('year')) return [];
+    const sent = api.foldRequest(ex.endpoint, ex.params).params;
+    const given = ['date', 'month', 'year', 'q'].filter((n) => sent[n] !== undefined);
+    // A provider may also refuse a combination of filters: that hides no record the clause's own filters match.
+    if (!his5Judges(given)) return [];
     if (bodyOf(ex)?.ok === false && given.length > 1) return [];
     const data = records(ex);
     if (data?.some((r) => r.trx_id === expectedRecord.trx_id)) return [];

@@ -1,5 +1,5 @@
 import { CHECKS } from '../checks/index.js';
-import { answerClauses, judgeAnswer, judgeClauses } from '../checks/judge.js';
+import { answerClauses, judgeClauses } from '../checks/judge.js';
 import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
@@ -8,7 +8,7 @@ import { learnPhones, redact, redactValue } from '../redact.js';
 import type { Deviation } from './config.js';
 import type { GeneratedCase } from './generated/cases.js';
 import { saveFailure, saveScenarioFailure } from './generated/failures.js';
-import { judgeCase } from './generated/judge-case.js';
+import { judgeCase, judgeReceived } from './generated/judge-case.js';
 import { type InviteIntent, type InviteLedger, type InviteOutcome, NotSent, replaysAnother } from './invite-ledger.js';
 import type { PlannedScenario } from './plan.js';
 import { PreconditionFailed, type ScenarioContext, type SendOptions } from './scenario.js';
@@ -190,9 +190,7 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
         );
     } else {
       for (const id of judgedBy(api, ex)) judged.add(id);
-      findings.push(
-        ...judgeAnswer(api, ex, { lookupMayMiss: true }).filter((f) => !(replays.has(ex) && f.clause === 'INV-2')),
-      );
+      findings.push(...judgeReceived(api, ex, replays.has(ex)));
     }
     for (const d of api.drift(ex.endpoint, ex.body, {
       ...(deps.knownStatuses ? { knownStatuses: deps.knownStatuses } : {}),

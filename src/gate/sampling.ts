@@ -1,5 +1,6 @@
 import type { Endpoint, Params } from '../openapi/types.js';
 import { forms, type ScenarioContext } from './scenario.js';
+import { settledDate } from './target.js';
 
 /**
  * Without writes, invites name this product, which no reseller sells: with the used transaction ID that is a
@@ -58,7 +59,7 @@ export function baseParams(ctx: ScenarioContext, endpoint: Endpoint): Params {
       return {
         api_key: ctx.target.apiKey,
         limit: compareLimit(ctx),
-        ...(!r ? { q: NO_SUCH_RECORD } : ctx.data.dateMayGrow ? { q: r.trx_id } : { date: r.date }),
+        ...(!r ? { q: NO_SUCH_RECORD } : settledDate(ctx.data, r.date ?? '') ? { date: r.date } : { q: r.trx_id }),
       };
     }
     case 'cek-trx-id':

@@ -1,4 +1,5 @@
 import type { Evidence } from '../checks/types.js';
+import { saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
 import type { GeneratedCase } from './generated/cases.js';
 import type { InviteIntent } from './invite-ledger.js';
@@ -103,6 +104,13 @@ export interface Scenario {
 }
 
 export const judge = (clause: ClauseId, evidence: Evidence): Judgement => ({ clause, evidence });
+
+/** Whether a balance read shows less than an earlier one: a charge has shown. */
+export function balanceDropped(now: Exchange, earlier: Exchange): boolean {
+  const a = saldoOf(now);
+  const b = saldoOf(earlier);
+  return a !== undefined && b !== undefined && a < b;
+}
 
 /** A phone number in 08-form and in 62-form. */
 export function forms(msisdn: string): { f08: string; f62: string } {

@@ -23,11 +23,9 @@ export interface TargetData {
   /** A record of the account's history; absent when the account has none. */
   record?: Readonly<Record<string, string>>;
   /**
-   * The record's date is the newest discovery saw: records of that date may still be written while the run goes
-   * on (its own invites among them), so reads that compare two answers narrow by the record's trx_id instead.
+   * The newest date discovery saw: history of this date (and of its month) may still grow while the run goes on,
+   * its own invites among them (`settledDate`).
    */
-  dateMayGrow?: boolean;
-  /** The newest date discovery saw: history of this date (and of its month) may still grow during the run. */
   newestDate?: string;
   /** How many records discovery saw (with an explicit limit). */
   seen: number;
@@ -41,6 +39,15 @@ export interface TargetData {
   records?: Readonly<Record<string, string>>[];
   /** A transaction ID known to exist (configured, or from history: not one of the run's own numbers). */
   knownTrxId?: string;
+}
+
+/**
+ * Whether a date's records stand still for the run: it is before the newest date discovery saw. The record's own
+ * date is not when every record seen was of the newest date; reads that compare two answers then narrow by the
+ * record's trx_id instead.
+ */
+export function settledDate(data: Pick<TargetData, 'newestDate'>, date: string): boolean {
+  return data.newestDate !== undefined && date < data.newestDate;
 }
 
 /** Records asked for while discovering; an explicit limit, never the unknown default. */
@@ -92,7 +99,6 @@ export function discoveredData(
   const guard = [...past, ...records].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
   return {
     ...(pick ? { record: pick } : {}),
-    ...(pick && past.length === 0 ? { dateMayGrow: true } : {}),
     ...(newest ? { newestDate: newest } : {}),
     seen: records.length,
     ...(data.length > 0 && data.length < DISCOVERY_LIMIT ? { pageLimit: Math.max(2, data.length) } : {}),

@@ -5,7 +5,6 @@ import { absoluteRefs, DOC_ID, newAjv } from './ajv.js';
 import { derefIn } from './deref.js';
 import { type DriftOptions, findDrift } from './drift.js';
 import { type FoldedRequest, foldRequest } from './fold.js';
-import type { Ref, Schema } from './types.js';
 import {
   type ClauseId,
   DocumentError,
@@ -19,6 +18,8 @@ import {
   type OperationInfo,
   type ParamInfo,
   type Params,
+  type Ref,
+  type Schema,
 } from './types.js';
 import { SchemaWalker } from './walk.js';
 

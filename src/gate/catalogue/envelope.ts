@@ -2,6 +2,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import { type Endpoint, type Exchange, METHODS, type Params } from '../../openapi/types.js';
 import { baseParams, compareLimit, sample, WRONG_KEY } from '../sampling.js';
 import { type Area, judge, rename, type Scenario, type ScenarioContext } from '../scenario.js';
+import { settledDate } from '../target.js';
 import { comparablePair, ordinaryIntent, sendAs } from './common.js';
 
 const WRONG_KEY_INTENT = { expect: 'refusal', clause: 'AUTH-1' } as const;
@@ -15,11 +16,11 @@ const HISTORY_DATA = ['q', 'date', 'month', 'year'];
  */
 function periodOnly(ctx: ScenarioContext, name: string): Params | undefined {
   const r = ctx.data.record;
-  const newest = ctx.data.newestDate;
-  if (!r?.date || !newest || ctx.data.dateMayGrow || !['date', 'month', 'year'].includes(name)) return undefined;
+  if (!r?.date || !['date', 'month', 'year'].includes(name)) return undefined;
   const base = { api_key: ctx.target.apiKey, limit: compareLimit(ctx) };
-  if (name === 'date') return { ...base, date: r.date };
-  if (r.date.slice(0, 7) >= newest.slice(0, 7)) return undefined;
+  if (name === 'date') return settledDate(ctx.data, r.date) ? { ...base, date: r.date } : undefined;
+  // A month stands still once a later month has begun: the first day after it is before the newest date.
+  if (!settledDate(ctx.data, `${r.date.slice(0, 7)}-32`)) return undefined;
   return { ...base, month: r.date.slice(5, 7), year: r.date.slice(0, 4) };
 }
 

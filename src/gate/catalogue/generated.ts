@@ -10,9 +10,15 @@ import {
   sendCase,
 } from '../generated/properties.js';
 import { compareLimit, inviteParams } from '../sampling.js';
-import { type Area, judge, PreconditionFailed, type Scenario, type ScenarioContext } from '../scenario.js';
+import {
+  type Area,
+  balanceDropped,
+  judge,
+  PreconditionFailed,
+  type Scenario,
+  type ScenarioContext,
+} from '../scenario.js';
 import { namesOf } from './common.js';
-import { lower } from './invite.js';
 
 const AREA: Record<Endpoint, Area> = {
   'invite-member': 'invite',
@@ -212,7 +218,7 @@ function inFlight(method: Method): Scenario {
       // A provider may charge when it completes the invite: look again until the balance has moved.
       const saldo1 = await ctx.settle(
         () => ctx.send('saldo-user', method, key),
-        (ex) => lower(ex, saldo0),
+        (ex) => balanceDropped(ex, saldo0),
       );
       const price =
         Number((saldo0.body as { saldo?: unknown }).saldo) - Number((saldo1.body as { saldo?: unknown }).saldo);

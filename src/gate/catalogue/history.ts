@@ -1,3 +1,4 @@
+import { his5Judges } from '../../checks/his-5.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { METHODS, type Params } from '../../openapi/types.js';
 import { compareLimit, sample } from '../sampling.js';
@@ -36,8 +37,7 @@ export function historyScenarios(api: ApiModel): Scenario[] {
       const variants = set.length === 1 ? names(set[0] ?? '').map((n) => [n]) : [set, set.map((n) => names(n)[1] ?? n)];
       for (const sent of variants) {
         const aliases = sent.filter((n) => !set.includes(n));
-        // HIS-5 takes a month with its year: a month alone may be read as the current year's.
-        const his5 = !(set.includes('month') && !set.includes('year'));
+        const his5 = his5Judges(set);
         out.push({
           title: `HIS-3${his5 ? ' HIS-5' : ''} history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')}`,
           clauses: his5 ? ['HIS-3', 'HIS-5'] : ['HIS-3'],

@@ -1,8 +1,7 @@
-import { saldoOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS, type Params } from '../../openapi/types.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
-import { forms, judge, PreconditionFailed, rename, type Scenario, without } from '../scenario.js';
+import { balanceDropped, forms, judge, PreconditionFailed, rename, type Scenario, without } from '../scenario.js';
 import { authScenarios } from './auth.js';
 import { namesOf } from './common.js';
 import { envelopeScenarios } from './envelope.js';
@@ -15,13 +14,6 @@ export const BAD_MSISDNS = {
 } as const;
 
 const body = (ex: Exchange): Record<string, unknown> => (ex.body ?? {}) as Record<string, unknown>;
-
-/** Whether a balance read shows less than an earlier one (a charge has shown). */
-export function lower(now: Exchange, earlier: Exchange): boolean {
-  const a = saldoOf(now);
-  const b = saldoOf(earlier);
-  return a !== undefined && b !== undefined && a < b;
-}
 
 /** The invite, unless it was refused: the clauses of a successful invite cannot be judged on a refusal. */
 function succeeded(ex: Exchange, clauses: string): Exchange {
@@ -148,7 +140,7 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         // balance has moved (within the settle window).
         const saldoBetween = await ctx.settle(
           () => ctx.send('saldo-user', method, key),
-          (ex) => lower(ex, saldoBefore),
+          (ex) => balanceDropped(ex, saldoBefore),
         );
         const repeats: Exchange[] = [];
         for (const m of METHODS) {

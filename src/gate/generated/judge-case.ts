@@ -5,17 +5,22 @@ import { replaysAnother } from '../invite-ledger.js';
 import { caseClauses, type GeneratedCase } from './cases.js';
 
 /**
+ * One answer the gate received, judged alone (judgeAnswer): the ID a lookup names may not exist, and a guarded
+ * invite answered with the first invite's answer again (`replay`, see replaysAnother) is not this request's
+ * invite, so INV-2, which speaks of this request's number, does not judge it.
+ */
+export function judgeReceived(api: ApiModel, ex: Exchange, replay: boolean): Finding[] {
+  return judgeAnswer(api, ex, { lookupMayMiss: true }).filter((f) => !(replay && f.clause === 'INV-2'));
+}
+
+/**
  * What the clauses say of one generated case's answer: every clause one answer can break (ENV-1, ENV-4, and on
  * a success the endpoint's own), a refusal where a clause demands one, AUTH-1 for a near miss of the key, HIS-5
  * for the records the answer must hold. Each finding names the case's input. The gate, the random phase's
  * property and `h2h replay` all judge through here.
  */
 export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { findings: Finding[]; judged: ClauseId[] } {
-  // A guarded invite answered with the first invite's answer again (a replay) is not this request's invite.
-  const replay = c.intent?.clause === 'used-trx' && replaysAnother(api, c.params, ex);
-  const findings: Finding[] = judgeAnswer(api, ex, { lookupMayMiss: true }).filter(
-    (f) => !(replay && f.clause === 'INV-2'),
-  );
+  const findings = judgeReceived(api, ex, c.intent?.clause === 'used-trx' && replaysAnother(api, c.params, ex));
   const judged = new Set<ClauseId>(['ENV-1', 'ENV-4']);
   for (const clause of caseClauses(c)) {
     judged.add(clause);
