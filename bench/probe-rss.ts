@@ -3,14 +3,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BIN, machineLine } from './machine.ts';
+import { BIN, machineLine, procRssMiB } from './machine.ts';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 40);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function rssKiB(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-}
 /** Every descendant of a process, from /proc/<pid>/task/<tid>/children. */
 function descendants(pid: number): number[] {
   const out: number[] = [];
@@ -23,7 +20,7 @@ function descendants(pid: number): number[] {
   for (const c of tasks.map(Number)) out.push(c, ...descendants(c));
   return out;
 }
-const treeMiB = (pid: number): number => [pid, ...descendants(pid)].reduce((s, p) => s + rssKiB(p), 0) / 1024;
+const treeMiB = (pid: number): number => [pid, ...descendants(pid)].reduce((s, p) => s + procRssMiB(p), 0);
 
 function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {

@@ -106,7 +106,10 @@ export function registerSecret(secret: string | undefined): void {
 
 /** Registers a phone number, in its 08- and 62-form, so that it is masked wherever it appears. */
 export function registerPhone(number: string | number | undefined): void {
-  const s = String(number ?? '').trim();
+  // The international form (+62...) is the same number: its digits are registered in every form.
+  const s = String(number ?? '')
+    .trim()
+    .replace(/^\+(?=62)/, '');
   if (!/^\d{7,16}$/.test(s)) return;
   const national = s.startsWith('62') ? s.slice(2) : s.startsWith('0') ? s.slice(1) : s;
   for (const form of [s, `0${national}`, `62${national}`]) {

@@ -75,6 +75,9 @@ describe('redaction', () => {
     assert.equal(redact('to 6281299955501 and 081299955501.'), 'to 6281******501 and 0812*****501.');
     learnPhones({ member_number: '6285500011199' });
     assert.equal(redact('x 085500011199 y'), 'x 0855*****199 y');
+    // A history that shows numbers in the international form teaches them too.
+    learnPhones({ manager_number: '+6287700022288' });
+    assert.equal(redact('m 087700022288 +6287700022288'), 'm 0877*****288 +6287******288');
   });
 
   it('a new alias of api_key in a copy of openapi.yaml is hidden without a change of code', () => {

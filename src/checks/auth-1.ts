@@ -32,9 +32,7 @@ export const auth1 = defineCheck({
     if (accountFields(body.detail))
       out.push(finding(api, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
     const data = body.data;
-    const hasRecords = Array.isArray(data)
-      ? data.some((r) => typeof r === 'object' && r !== null)
-      : accountFields(data);
+    const hasRecords = Array.isArray(data) ? data.some(accountFields) : accountFields(data);
     if (hasRecords) out.push(finding(api, 'AUTH-1', ex, '$.data', '(absent or empty: no records)', data));
     return out;
   },

@@ -1,4 +1,6 @@
 import { records, to62 } from '../openapi/exchange.js';
+import type { ApiModel } from '../openapi/load.js';
+import type { Exchange } from '../openapi/types.js';
 import { defineCheck } from './types.js';
 import { finding, param } from './util.js';
 
@@ -6,6 +8,22 @@ import { finding, param } from './util.js';
 const SEARCHED = ['manager_number', 'member_number', 'trx_id'];
 /** A phone number: no product can contain it (the clause's own example). */
 const PHONE_LIKE = /^\+?\d{7,16}$/;
+
+/**
+ * S, as HIS-4 judges it (trimmed, any case), or undefined where HIS-4 has nothing to judge: no q, or an S that a
+ * product could contain. A product may be matched by its code or its name, which history may show under any field
+ * or not at all: as the clause says, HIS-4 is judged only with an S that no product can contain, a phone number
+ * or a transaction ID (one of this answer's trx_ids).
+ */
+function judgedQuery(api: ApiModel, ex: Exchange): string | undefined {
+  const q = param(api, ex, 'q');
+  if (q === undefined) return undefined;
+  const s = String(q).trim().toLowerCase();
+  if (s === '') return undefined;
+  const productFree =
+    PHONE_LIKE.test(s) || (records(ex) ?? []).some((r) => typeof r.trx_id === 'string' && r.trx_id.toLowerCase() === s);
+  return productFree ? s : undefined;
+}
 
 /**
  * HIS-4: q=S returns only records in which S occurs in a number, the transaction ID or the product; judged only
@@ -16,23 +34,14 @@ export const his4 = defineCheck({
   title: 'q=S returns only records that contain S',
   scope: 'response',
   needs: ['exchange'],
-  applies: (ex, { api }) => param(api, ex, 'q') !== undefined,
+  applies: (ex, { api }) => judgedQuery(api, ex) !== undefined,
   run(ev, { api }) {
     const { exchange: ex } = ev;
-    const q = param(api, ex, 'q');
-    if (q === undefined) return [];
     // Case and surrounding spaces are not shown by the provider: an occurrence in any letter case counts.
-    const s = String(q).trim().toLowerCase();
-    if (s === '') return [];
+    const s = judgedQuery(api, ex);
+    if (s === undefined) return [];
     const out = [];
-    const recs = records(ex) ?? [];
-    // S may occur in a record's product, by its code or its name, which history may show under any field or not
-    // at all: as the clause says, HIS-4 is judged only with an S that no product can contain, a phone number or a
-    // transaction ID (one of this answer's trx_ids).
-    const noProductHasIt =
-      PHONE_LIKE.test(s) || recs.some((r) => typeof r.trx_id === 'string' && r.trx_id.toLowerCase() === s);
-    if (!noProductHasIt) return [];
-    for (const [i, r] of recs.entries()) {
+    for (const [i, r] of (records(ex) ?? []).entries()) {
       const hit = SEARCHED.some((k) => {
         const v = r[k];
         if (typeof v !== 'string') return false;

@@ -29,17 +29,33 @@ export function answerClauses(api: ApiModel, endpoint: Exchange['endpoint']): Cl
  * What one answer must keep, judged alone: a refusal (`ok` false) is held to ENV-1, ENV-4 and the Refusal
  * schema; anything else to the endpoint's response clauses (ENV-1, ENV-4, BAL-1 / HIS-1..4 / TRX-1 / INV-1..2).
  */
-export function judgeAnswer(api: ApiModel, exchange: Exchange, opts: { lookupMayMiss?: boolean } = {}): Finding[] {
-  const body = bodyOf(exchange);
-  if (body?.ok === false) {
+export function judgeAnswer(api: ApiModel, exchange: Exchange, opts: AnswerOptions = {}): Finding[] {
+  if (bodyOf(exchange)?.ok === false) {
     const found = judgeClauses(api, ['ENV-1', 'ENV-4'], { exchange });
     const refusal = ajvErrorsToFindings(api.refusalErrors(exchange.body), 'ENV-4', exchange, exchange.body);
     return [...found, ...refusal.filter((f) => !found.some((g) => g.path === f.path))];
   }
-  // `lookupMayMiss`: the ID looked up may not exist (the gate sends unknown and generated ones), so an ok true
-  // without a record is TRX-2's to judge, not TRX-1's; a lookup of a known ID is judged by TRX-1 in full.
-  const clauses = answerClauses(api, exchange.endpoint).filter(
-    (id) => !(id === 'TRX-1' && opts.lookupMayMiss && !hasDataRecord(body)),
+  return judgeClauses(api, answerJudges(api, exchange, opts), { exchange });
+}
+
+export interface AnswerOptions {
+  /**
+   * The ID looked up may not exist (the gate sends unknown and generated ones): an ok true without a record is
+   * TRX-2's to judge, not TRX-1's. Without it, a lookup is of a known ID and TRX-1 judges it in full.
+   */
+  lookupMayMiss?: boolean;
+}
+
+/**
+ * The clauses judgeAnswer judges one answer by: on a refusal ENV-1 and ENV-4; else the endpoint's response
+ * clauses that find something to judge in it (`applies`). What a summary counts as judged comes from here.
+ */
+export function answerJudges(api: ApiModel, exchange: Exchange, opts: AnswerOptions = {}): ClauseId[] {
+  const body = bodyOf(exchange);
+  if (body?.ok === false) return ['ENV-1', 'ENV-4'];
+  return answerClauses(api, exchange.endpoint).filter(
+    (id) =>
+      (CHECKS[id].applies?.(exchange, { api }) ?? true) &&
+      !(id === 'TRX-1' && opts.lookupMayMiss && !hasDataRecord(body)),
   );
-  return judgeClauses(api, clauses, { exchange });
 }

@@ -1,5 +1,4 @@
-import { CHECKS } from '../checks/index.js';
-import { answerClauses, judgeClauses } from '../checks/judge.js';
+import { judgeClauses } from '../checks/judge.js';
 import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
@@ -189,8 +188,9 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
           }),
         );
     } else {
-      for (const id of judgedBy(api, ex)) judged.add(id);
-      findings.push(...judgeReceived(api, ex, replays.has(ex)));
+      const received = judgeReceived(api, ex, replays.has(ex));
+      for (const id of received.judged) judged.add(id);
+      findings.push(...received.findings);
     }
     for (const d of api.drift(ex.endpoint, ex.body, {
       ...(deps.knownStatuses ? { knownStatuses: deps.knownStatuses } : {}),
@@ -239,10 +239,4 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
   else if (result.skipReason) result.status = 'skipped';
   result.durationMs = Math.round(performance.now() - started);
   return result;
-}
-
-/** The clauses judgeAnswer judges one answer by, and that the answer gives something to judge. */
-function judgedBy(api: ApiModel, ex: Exchange): ClauseId[] {
-  if (bodyOf(ex)?.ok === false) return ['ENV-1', 'ENV-4'];
-  return answerClauses(api, ex.endpoint).filter((id) => CHECKS[id].applies?.(ex, { api }) ?? true);
 }

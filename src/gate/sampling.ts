@@ -10,7 +10,7 @@ export const READ_ONLY_PRODUCT = 'H2H-CONTRACT-NO-SUCH-PRODUCT';
 /** Without configured test numbers: a well-formed number for requests that cannot succeed. */
 export const PLACEHOLDER_MSISDN = '081200000000';
 /** A search no record holds: what history reads compare on an account without history. */
-export const NO_SUCH_RECORD = 'H2H-CONTRACT-NO-SUCH-RECORD';
+const NO_SUCH_RECORD = 'H2H-CONTRACT-NO-SUCH-RECORD';
 /** A key no account has. */
 export const WRONG_KEY = 'h2h-wrong-key-0000';
 /** Records asked for when history answers are compared, unless the target clamps lower (`pageLimit`). */

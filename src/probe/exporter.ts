@@ -4,8 +4,6 @@ import { redact, redactValue } from '../redact.js';
 import { type ExporterOutcome, PHASES } from './metrics.js';
 import type { ProbeResult } from './probe-endpoint.js';
 
-/** Seconds taken off Prometheus' scrape timeout, so the answer is written before Prometheus gives up. */
-export const DEFAULT_TIMEOUT_OFFSET_MS = 500;
 /** The deadline when the scraper sends no timeout header (Prometheus always does). */
 const NO_HEADER_DEADLINE_MS = 10_000;
 /** Query parameters /probe knows; anything else (a key above all) is refused. `module` is what the Prometheus

@@ -81,8 +81,9 @@ export function historyScenarios(api: ApiModel): Scenario[] {
             const ex = await ctx.send('history-transaksi', method, {
               api_key: ctx.target.apiKey,
               [qName]: r[what],
-              // A number is narrowed by the record's date, so that the answer can be complete.
-              ...(what === 'trx_id' ? {} : { date: r.date }),
+              // Narrowed by the record's date, so that the answer can be complete and holds the record (HIS-4 judges
+              // q=<trx_id> on an answer that shows it) on any record order or maximum page.
+              date: r.date,
               limit: compareLimit(ctx),
             });
             return [judge('HIS-4', { exchange: ex }), judge('HIS-5', { exchange: ex, expectedRecord: r })];

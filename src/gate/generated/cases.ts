@@ -92,7 +92,6 @@ function inviteCase(
     // Only the used trx_id guards this one: it must not repeat an earlier invite of that trx_id exactly, which a
     // provider may answer as an idempotent replay (ok true, nothing charged). The gate's own invites send the
     // number in 08-form and no name.
-    base.product_code = ctx.target.product ?? READ_ONLY_PRODUCT;
     base.msisdn = forms(testNumber(ctx)).f62;
     base.name = 'H2H guarded repeat';
   }

@@ -1,4 +1,4 @@
-import { judgeAnswer, judgeClauses } from '../../checks/judge.js';
+import { answerJudges, judgeAnswer, judgeClauses } from '../../checks/judge.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../../openapi/types.js';
 import { replaysAnother } from '../invite-ledger.js';
@@ -9,8 +9,16 @@ import { caseClauses, type GeneratedCase } from './cases.js';
  * invite answered with the first invite's answer again (`replay`, see replaysAnother) is not this request's
  * invite, so INV-2, which speaks of this request's number, does not judge it.
  */
-export function judgeReceived(api: ApiModel, ex: Exchange, replay: boolean): Finding[] {
-  return judgeAnswer(api, ex, { lookupMayMiss: true }).filter((f) => !(replay && f.clause === 'INV-2'));
+export function judgeReceived(
+  api: ApiModel,
+  ex: Exchange,
+  replay: boolean,
+): { findings: Finding[]; judged: ClauseId[] } {
+  const skip = (id: ClauseId): boolean => replay && id === 'INV-2';
+  return {
+    findings: judgeAnswer(api, ex, { lookupMayMiss: true }).filter((f) => !skip(f.clause)),
+    judged: answerJudges(api, ex, { lookupMayMiss: true }).filter((id) => !skip(id)),
+  };
 }
 
 /**
@@ -20,7 +28,7 @@ export function judgeReceived(api: ApiModel, ex: Exchange, replay: boolean): Fin
  * property and `h2h replay` all judge through here.
  */
 export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { findings: Finding[]; judged: ClauseId[] } {
-  const findings = judgeReceived(api, ex, c.intent?.clause === 'used-trx' && replaysAnother(api, c.params, ex));
+  const { findings } = judgeReceived(api, ex, c.intent?.clause === 'used-trx' && replaysAnother(api, c.params, ex));
   const judged = new Set<ClauseId>(['ENV-1', 'ENV-4']);
   for (const clause of caseClauses(c)) {
     judged.add(clause);
