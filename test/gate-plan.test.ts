@@ -81,10 +81,12 @@ describe('the planner', () => {
     const plan = planRun(catalogue, { allowWrites: false, maxInvites: 10, canonicalOnly: false });
     const inv6 = plan.entries.filter((e) => e.scenario.clauses.includes('INV-6'));
     assert.ok(inv6.length > 0);
-    for (const e of inv6) assert.equal(dataSkip(e, data), 'needs writes: run with --allow-writes');
+    for (const e of inv6)
+      assert.deepEqual(dataSkip(e, data), { status: 'skipped', reason: 'needs writes: run with --allow-writes' });
     const env2 = plan.entries.find((e) => e.scenario.title.startsWith('ENV-2 invite-member'));
     assert.ok(env2);
     assert.equal(env2.form, 'safe');
-    assert.match(dataSkip(env2, { seen: 0 }) ?? '', /safe form reuses a transaction ID/);
+    assert.equal(dataSkip(env2, { seen: 0 })?.status, 'inconclusive');
+    assert.match(dataSkip(env2, { seen: 0 })?.reason ?? '', /safe form reuses a transaction ID/);
   });
 });

@@ -58,6 +58,9 @@ function buildContext(seed: number): ScenarioContext {
     inviteBatch: () => Promise.reject(new Error('not sent')),
     inviteAll: () => Promise.reject(new Error('not sent')),
     generated: () => undefined,
+    noteJudged: () => undefined,
+    observe: () => undefined,
+    ownTrxIds: () => [],
     settle: () => Promise.reject(new Error('not sent')),
   };
 }

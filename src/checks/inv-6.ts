@@ -1,4 +1,4 @@
-import { bodyOf, records, to62 } from '../openapi/exchange.js';
+import { bodyOf, hasDataRecord, records, to62 } from '../openapi/exchange.js';
 import { defineCheck } from './types.js';
 import { finding, param } from './util.js';
 
@@ -15,9 +15,10 @@ export const inv6 = defineCheck({
     const trxId = param(api, invite, 'trx_id');
     const detail = (inv.detail ?? {}) as Record<string, unknown>;
     const out = [];
+    // Found: ok true and a record with status SUCCESS. Whether the record echoes the ID exactly is TRX-1's clause.
     const lk = bodyOf(lookup);
     const data = (lk?.data ?? {}) as Record<string, unknown>;
-    if (lk?.ok !== true || data.trx_id !== trxId || data.status !== 'SUCCESS') {
+    if (lk?.ok !== true || !hasDataRecord(lk) || data.status !== 'SUCCESS') {
       out.push(
         finding(
           api,

@@ -40,8 +40,10 @@ export function judgeAnswer(api: ApiModel, exchange: Exchange, opts: AnswerOptio
 
 export interface AnswerOptions {
   /**
-   * The ID looked up may not exist (the gate sends unknown and generated ones): an ok true without a record is
-   * TRX-2's to judge, not TRX-1's. Without it, a lookup is of a known ID and TRX-1 judges it in full.
+   * The ID looked up may not exist (the gate sends unknown and generated ones): TRX-1, which speaks of existing
+   * transactions, judges only an answer whose record carries the very ID asked for. An ok true without a record,
+   * or with another ID's record, is TRX-2's to judge where the ID is known not to exist (its own scenarios), and
+   * nobody's here. Without it, a lookup is of a known ID and TRX-1 judges it in full.
    */
   lookupMayMiss?: boolean;
 }
@@ -53,9 +55,11 @@ export interface AnswerOptions {
 export function answerJudges(api: ApiModel, exchange: Exchange, opts: AnswerOptions = {}): ClauseId[] {
   const body = bodyOf(exchange);
   if (body?.ok === false) return ['ENV-1', 'ENV-4'];
+  const echoed = (): boolean =>
+    hasDataRecord(body) &&
+    (body?.data as { trx_id?: unknown } | undefined)?.trx_id ===
+      api.foldRequest(exchange.endpoint, exchange.params).params.trx_id;
   return answerClauses(api, exchange.endpoint).filter(
-    (id) =>
-      (CHECKS[id].applies?.(exchange, { api }) ?? true) &&
-      !(id === 'TRX-1' && opts.lookupMayMiss && !hasDataRecord(body)),
+    (id) => (CHECKS[id].applies?.(exchange, { api }) ?? true) && !(id === 'TRX-1' && opts.lookupMayMiss && !echoed()),
   );
 }

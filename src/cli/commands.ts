@@ -55,7 +55,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 ];
 
 /** Exit codes of every command. */
-export const EXIT = { OK: 0, VIOLATED: 1, USAGE: 2, INTERNAL: 3 } as const;
+export const EXIT = { OK: 0, VIOLATED: 1, USAGE: 2, INTERNAL: 3, INCONCLUSIVE: 4 } as const;
 
 export function topHelp(): string {
   return `h2h: contract testing and monitoring of the H2H member-invitation API
@@ -65,5 +65,6 @@ usage: h2h COMMAND [flags] [--debug]   (h2h COMMAND --help for its flags)
 ${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
 
 Exit codes: 0 the contract holds, 1 a clause is violated, 2 usage or configuration error, 3 internal error
-(one line; --debug prints the stack).`;
+(one line; --debug prints the stack), 4 inconclusive: nothing violated, but a clause the run meant to judge
+could not be judged (h2h contract --allow-inconclusive makes that 0).`;
 }

@@ -9,7 +9,7 @@ import { configEnv } from '../gate/handover.js';
 import { httpSend } from '../gate/in-process-runner.js';
 import { planRun } from '../gate/plan.js';
 import { preflight } from '../gate/preflight.js';
-import type { ContractSummary } from '../gate/summary.js';
+import { type ContractSummary, exitCodeOf } from '../gate/summary.js';
 import { newSeed } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
@@ -42,7 +42,7 @@ function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => vo
 export const contract: Command = {
   name: 'contract',
   usage:
-    'h2h contract [--seed S] [--examples N] [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--rate-limit N/s] [--max-wait 30s] [--settle 5s] [--reports-dir DIR] [--grep RE]',
+    'h2h contract [--seed S] [--examples N] [--config FILE] [--base-url URL] [--api-key KEY | --api-key-file FILE] [--allow-writes] [--product CODE] [--kind akrab|circle] [--msisdn N]... [--max-invites N] [--trx-id ID] [--strict] [--timeout 10s] [--rate-limit N/s] [--max-wait 30s] [--settle 5s] [--reports-dir DIR] [--grep RE] [--allow-inconclusive]',
   help: `Runs every clause on GET and POST and every alias (Playwright, src/gate/suites/), and writes reports/: html/, junit.xml,
 contract-summary.json and contract-summary.md. Flags win over the environment, which wins over --config.
 
@@ -76,8 +76,22 @@ contract-summary.json and contract-summary.md. Flags win over the environment, w
   --simulator-prefix /P  embedded simulator only: serve under a path prefix
   --simulator-legal R    embedded simulator only: a legal reading, knob=value,... or a profile (h2h mock --help)
 
-Exit: 0 the contract holds, 1 a clause failed (or drift under --strict), 2 usage, configuration or an
-unreachable target.`,
+Every clause ends in one of four outcomes: held (judged, and it holds); violated (a finding of it, wherever
+it was found); not judged by your choice (read-only, --grep, the invite cap, a known deviation); or
+inconclusive: the run meant to judge it and could not, and says why and what would let it (no history: allow
+writes; the balance ran out: top it up or lower --max-invites; no answer; a rate limit past --max-wait).
+
+Two names of one parameter with different values in one request (api_key and key, q and search, ...) are sent
+on purpose: the target may refuse, use the canonical name or use the alias. The summary lists what it did,
+never a violation; the answer is judged as the answer to the value it used.
+
+Answers may come compressed: the gate asks for gzip, deflate and br (zstd where Node has it) and decodes them.
+
+  --allow-inconclusive   exit 0 instead of 4 when nothing is violated but some clause could not be judged
+                         (H2H_ALLOW_INCONCLUSIVE=1)
+
+Exit: 0 the contract holds, 1 a clause is violated (or drift under --strict), 2 usage, configuration, an
+unreachable target or a key refused on GET and POST, 3 internal error, 4 inconclusive.`,
   options: {
     ...TARGET_OPTIONS,
     'trx-id': { type: 'string' },
@@ -92,6 +106,7 @@ unreachable target.`,
     'simulator-fault': { type: 'string' },
     'simulator-prefix': { type: 'string' },
     'simulator-legal': { type: 'string' },
+    'allow-inconclusive': { type: 'boolean' },
   },
   async run(values, _pos, io) {
     const flag = (name: string): string | undefined => strFlag(values, name);
@@ -109,6 +124,7 @@ unreachable target.`,
       simulatorFault: flag('simulator-fault'),
       simulatorPrefix: flag('simulator-prefix'),
       simulatorLegal: flag('simulator-legal'),
+      allowInconclusive: values['allow-inconclusive'] === true ? true : undefined,
     });
     registerSecret(cfg.apiKey);
     for (const m of cfg.msisdns) registerPhone(m);
@@ -147,5 +163,5 @@ async function runPlaywright(cfg: ContractConfig, io: Io): Promise<number> {
   io.out(
     `reports: ${join(cfg.reportsDir, 'html', 'index.html')}, ${join(cfg.reportsDir, 'junit.xml')}, ${summaryPath}`,
   );
-  return summary.result === 'passed' && code === 0 ? EXIT.OK : EXIT.VIOLATED;
+  return exitCodeOf(summary.result, cfg.allowInconclusive);
 }

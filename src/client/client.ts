@@ -6,6 +6,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type tls from 'node:tls';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
+import { ACCEPT_ENCODING, DecodeError, decodeBody } from './codings.js';
 import { reasonOfCode, type TransportReason } from './transport.js';
 
 export type { TransportReason } from './transport.js';
@@ -72,7 +73,7 @@ export interface CallOptions {
   params: Params;
   /** Overall deadline for the call, name resolution to the last byte. @defaultValue 10000 */
   timeoutMs?: number;
-  /** Bytes of body read before the body is cut. @defaultValue 1048576 */
+  /** Bytes of body read before the body is cut, as sent and once decoded. @defaultValue 1048576 */
   bodyCap?: number;
   tls?: TlsOptions;
 }
@@ -124,8 +125,9 @@ function earliestExpiry(socket: tls.TLSSocket): number | undefined {
  * One request on a fresh connection: the client resolves the name, connects and (for HTTPS) shakes hands
  * itself, so that each phase is timed by its own socket event and a certificate that does not verify is read
  * (its expiry, its error) and nothing is sent over it. No keep-alive, no redirects followed, one overall
- * deadline, the body read up to a cap. Never throws for what the target does: transport failures come back as
- * `error`, with a reason of the one vocabulary (transport.ts).
+ * deadline, the body read up to a cap. The request accepts every content coding the client decodes
+ * (codings.ts), and the cap holds for the decoded body too. Never throws for what the target does: transport
+ * failures come back as `error`, with a reason of the one vocabulary (transport.ts).
  */
 export function callApi(opts: CallOptions): Promise<CallResult> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
@@ -198,6 +200,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         headers: {
           host: url.host,
           accept: 'application/json',
+          'accept-encoding': ACCEPT_ENCODING,
           connection: 'close',
           ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
         },
@@ -210,10 +213,22 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         let size = 0;
         // With a declared length, the body ends at the chunk that completes it (not at the stream's later 'end').
         const declared = Number(res.headers['content-length'] ?? Number.NaN);
-        const complete = (): void => {
-          const bodyText = Buffer.concat(chunks).toString('utf8');
+        const complete = async (): Promise<void> => {
+          let raw: Buffer = Buffer.concat(chunks);
+          let undecodable: DecodeError | undefined;
+          const coding = res.headers['content-encoding'];
+          if (!truncated && coding) {
+            try {
+              raw = await decodeBody(raw, coding, bodyCap);
+            } catch (err) {
+              if (!(err instanceof DecodeError)) throw err;
+              undecodable = err;
+              raw = Buffer.alloc(0);
+            }
+          }
+          const bodyText = raw.toString('utf8');
           let body: unknown;
-          if (!truncated) {
+          if (!truncated && !undecodable) {
             try {
               // A byte-order mark before the JSON (some frameworks write one) is not part of the value.
               body = JSON.parse(bodyText.replace(/^\uFEFF/, ''));
@@ -238,7 +253,9 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           finish(
             truncated
               ? { exchange, error: { reason: 'body_too_large', message: `body longer than ${bodyCap} bytes` } }
-              : { exchange },
+              : undecodable
+                ? { exchange, error: { reason: undecodable.reason, message: undecodable.message } }
+                : { exchange },
           );
         };
         res.on('data', (chunk: Buffer) => {
@@ -251,7 +268,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
             chunks.push(chunk.subarray(0, room));
             size = bodyCap;
             truncated = true;
-            complete();
+            complete().catch((err: Error) => fail('reset', err.message));
             return;
           }
           chunks.push(chunk);
@@ -261,7 +278,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         res.on('end', () => {
           marks.end ||= marks.lastData || performance.now();
           // Read after the socket events already due: another call's last byte is timed before this parsing.
-          setImmediate(complete);
+          setImmediate(() => complete().catch((err: Error) => fail('reset', err.message)));
         });
         res.on('error', (err) => {
           if (!truncated) fail('reset', `body: ${err.message}`);

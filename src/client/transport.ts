@@ -7,9 +7,18 @@ import type { Exchange } from '../openapi/types.js';
  * - `tls`: the TLS handshake failed (nothing of the request sent);
  * - `reset`: the connection broke after the request may have been sent;
  * - `timeout`: no complete answer within the deadline (the request may have been carried out);
- * - `body_too_large`: the answer's body was longer than the cap and was cut.
+ * - `body_too_large`: the answer's body was longer than the cap and was cut (as sent, or once decoded);
+ * - `content_coding`: the body came in a content coding the client cannot decode (the request was carried out).
  */
-export const TRANSPORT_REASONS = ['dns', 'connect', 'tls', 'reset', 'timeout', 'body_too_large'] as const;
+export const TRANSPORT_REASONS = [
+  'dns',
+  'connect',
+  'tls',
+  'reset',
+  'timeout',
+  'body_too_large',
+  'content_coding',
+] as const;
 export type TransportReason = (typeof TRANSPORT_REASONS)[number];
 
 /** Whether a request that failed this way cannot have reached the target's application. */

@@ -51,6 +51,8 @@ export interface ContractConfig {
   seed?: number;
   /** Generated requests per operation in the random phase, and history properties per method. @defaultValue 25 */
   examples: number;
+  /** Exit 0, not 4, when nothing is violated but a clause the run meant to judge could not be. @defaultValue false */
+  allowInconclusive: boolean;
   /** Status words the provider is known to use: then any other refusal status is drift. */
   knownStatuses?: string[];
   /** HTTP statuses the provider is known to give refusals: then any other is drift. */
@@ -85,6 +87,7 @@ const FILE_SCHEMA = {
     max_invites: { type: 'integer', minimum: 0, maximum: 1000 },
     trx_id: { type: 'string', minLength: 1, maxLength: 64 },
     strict: { type: 'boolean' },
+    allow_inconclusive: { type: 'boolean' },
     timeout: { type: 'string', pattern: DURATION },
     rate_limit: { type: 'string', minLength: 1 },
     max_wait: { type: 'string', pattern: DURATION },
@@ -134,6 +137,7 @@ export interface ContractFlags {
   simulatorFault?: string;
   simulatorPrefix?: string;
   simulatorLegal?: string;
+  allowInconclusive?: boolean;
 }
 
 const MSISDN = /^(08|62)[0-9]{7,12}$/;
@@ -257,6 +261,8 @@ export function resolveContractConfig(flags: ContractFlags, env: NodeJS.ProcessE
     ...(maxInvites !== undefined ? { maxInvites } : {}),
     ...(trx ? { knownTrxId: trx } : {}),
     strict: flags.strict ?? parseBoolean(env.H2H_STRICT) ?? file.strict ?? false,
+    allowInconclusive:
+      flags.allowInconclusive ?? parseBoolean(env.H2H_ALLOW_INCONCLUSIVE) ?? file.allow_inconclusive ?? false,
     canonicalOnly: flags.canonicalOnly ?? parseBoolean(env.H2H_CANONICAL_ONLY) ?? false,
     deviations,
     timeoutMs: timeoutRaw ? parseDuration(timeoutRaw, '--timeout') : DEFAULT_TIMEOUT_MS,

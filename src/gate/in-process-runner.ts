@@ -2,11 +2,10 @@ import { callApi } from '../client/client.js';
 import { TransportError } from '../client/transport.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Finding } from '../openapi/types.js';
-import { TokenBucket } from '../shared/token-bucket.js';
 import { buildCatalogue } from './catalogue/index.js';
 import type { Deviation } from './config.js';
-import { InviteLedger } from './invite-ledger.js';
-import { dataSkip, planRun } from './plan.js';
+import { dataSkip, planRun, runsAfterWrites } from './plan.js';
+import { runDeps, throttleOf } from './run-deps.js';
 import { executeScenario } from './run-scenario.js';
 import type { Scenario } from './scenario.js';
 import { type ScenarioResult, skippedResult } from './scenario-result.js';
@@ -23,12 +22,21 @@ export function httpSend(baseUrl: string, timeoutMs = 10_000): RawSend {
   };
 }
 
-/** Reads the target's history once (an explicit limit), for data taken from its own records. */
+/**
+ * Reads the target's history (an explicit limit), for data taken from its own records: by GET, and by POST when
+ * GET is not answered with ok true (a target may refuse one method; ENV-2 judges that, discovery goes on).
+ */
 export async function discover(raw: RawSend, policy: SendPolicy, target: GateTarget): Promise<TargetData> {
-  const ex = await sendUnderPolicy(raw, 'history-transaksi', 'GET', discoveryParams(target.apiKey), policy, {
-    flaky: [],
-    waits: [],
-  });
+  const read = (method: 'GET' | 'POST') =>
+    sendUnderPolicy(raw, 'history-transaksi', method, discoveryParams(target.apiKey), policy, {
+      flaky: [],
+      waits: [],
+    });
+  let ex = await read('GET');
+  if ((ex.body as { ok?: unknown } | undefined)?.ok !== true) {
+    const post = await read('POST');
+    if ((post.body as { ok?: unknown } | undefined)?.ok === true) ex = post;
+  }
   return discoveredData(ex, target.knownTrxId, target.msisdns);
 }
 
@@ -73,10 +81,8 @@ export async function runInProcess(
   opts: InProcessOptions,
 ): Promise<RunResult> {
   const raw = httpSend(target.baseUrl, opts.timeoutMs);
-  const policy: SendPolicy = {
-    maxWaitMs: opts.maxWaitMs ?? 30_000,
-    ...(opts.rateLimit ? { throttle: new TokenBucket(opts.rateLimit, 1) } : {}),
-  };
+  const throttle = throttleOf(opts.rateLimit);
+  const policy: SendPolicy = { maxWaitMs: opts.maxWaitMs ?? 30_000, ...(throttle ? { throttle } : {}) };
   const data = await discover(raw, policy, target);
   const plan = planRun(buildCatalogue(api), {
     allowWrites: target.allowWrites,
@@ -84,31 +90,36 @@ export async function runInProcess(
     canonicalOnly: opts.canonicalOnly ?? false,
     ...(opts.grep ? { grep: opts.grep } : {}),
   });
-  const deps = {
-    api,
-    target,
-    data,
-    raw,
-    policy,
-    ledger: new InviteLedger(opts.maxInvites),
-    newTrxId: trxFactory(newRunId()),
+  const deps = runDeps(api, target, data, raw, trxFactory(newRunId()), {
+    maxInvites: opts.maxInvites,
+    maxWaitMs: opts.maxWaitMs ?? 30_000,
+    ...(throttle ? { throttle } : {}),
     settleMs: opts.settleMs ?? 5000,
     deviations: opts.deviations ?? [],
     strict: opts.strict ?? false,
     ...(opts.knownStatuses ? { knownStatuses: opts.knownStatuses } : {}),
-    generation: { seed: opts.seed ?? newSeed(), examples: opts.examples ?? 25 },
-    ...(opts.failuresDir ? { failures: { dir: opts.failuresDir, baseUrl: target.baseUrl } } : {}),
-  };
+    seed: opts.seed ?? newSeed(),
+    examples: opts.examples ?? 25,
+    ...(opts.failuresDir ? { failuresDir: opts.failuresDir } : {}),
+  });
   const out: RunResult = { results: [], ran: [], skipped: [], findings: [], drift: [], failedClauses: new Set() };
-  for (const entry of plan.entries) {
-    if (opts.filter && !opts.filter(entry.scenario)) continue;
-    const reason = dataSkip(entry, data);
-    const r = reason ? skippedResult(entry, reason) : await executeScenario(entry, deps);
-    out.results.push(r);
-    (r.status === 'skipped' ? out.skipped : out.ran).push(r);
-    out.findings.push(...r.findings);
-    out.drift.push(...r.drift);
-    for (const f of r.findings) out.failedClauses.add(f.clause);
+  const chosen = plan.entries.filter((e) => !opts.filter || opts.filter(e.scenario));
+  // As in the Playwright suite: what waits for the run's own invites runs after them, on history read again.
+  const later = chosen.filter((e) => runsAfterWrites(e, data, plan));
+  for (const [entries, after] of [
+    [chosen.filter((e) => !later.includes(e)), false],
+    [later, true],
+  ] as const) {
+    if (after && entries.length) deps.data = await discover(raw, policy, target);
+    for (const entry of entries) {
+      const notRun = dataSkip(entry, deps.data, after);
+      const r = notRun ? skippedResult(entry, notRun.reason, notRun.status) : await executeScenario(entry, deps);
+      out.results.push(r);
+      (r.status === 'skipped' || r.status === 'inconclusive' ? out.skipped : out.ran).push(r);
+      out.findings.push(...r.findings);
+      out.drift.push(...r.drift);
+      for (const f of r.findings) out.failedClauses.add(f.clause);
+    }
   }
   return out;
 }

@@ -26,6 +26,10 @@ interface LedgerState {
   unknown: string[];
   /** Classes whose refusal was accepted: they send no more invites that could be charged. */
   closed: InviteIntent['clause'][];
+  /** trx_ids of invites a conformant API carries out that were answered ok true (oldest first). */
+  carriedOut: string[];
+  /** The price of one invite, as a balance read before and after one showed it. */
+  price?: number;
 }
 
 /**
@@ -46,8 +50,19 @@ export function replaysAnother(api: ApiModel, params: Params, ex: Exchange): boo
   );
 }
 
-/** An invite the ledger will not let go out, and why. The scenario is reported as skipped with the reason. */
-export class NotSent extends Error {}
+/**
+ * An invite the ledger will not let go out, and why: `cap`, the invite cap (the user's choice: the scenario is
+ * skipped); `unknown`, its trx_id got no answer before; `closed`, its class saw a refusal accepted (the scenario
+ * could not judge: inconclusive).
+ */
+export class NotSent extends Error {
+  constructor(
+    message: string,
+    readonly why: 'cap' | 'unknown' | 'closed',
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The run's invite budget (`--max-invites`). Every invite a conformant API would carry out counts when sent;
@@ -63,7 +78,7 @@ export class InviteLedger {
     cap: number,
     private readonly file?: string,
   ) {
-    this.state = { cap, charged: 0, unknown: [], closed: [] };
+    this.state = { cap, charged: 0, unknown: [], closed: [], carriedOut: [] };
     if (file) {
       try {
         this.state = JSON.parse(readFileSync(file, 'utf8')) as LedgerState;
@@ -88,10 +103,14 @@ export class InviteLedger {
   /** Throws NotSent when an invite of this intent and trx_id may not go out whatever the room. */
   ensureAllowed(intent: InviteIntent, trxId: string | undefined): void {
     if (trxId !== undefined && this.state.unknown.includes(trxId))
-      throw new NotSent(`an invite with this trx_id got no answer and may have been charged: it is never sent again`);
+      throw new NotSent(
+        `an invite with this trx_id got no answer and may have been charged: it is never sent again`,
+        'unknown',
+      );
     if (intent.expect === 'refusal' && this.state.closed.includes(intent.clause))
       throw new NotSent(
         `an invite that ${intent.clause} says must be refused was accepted earlier: that class sends no more invites`,
+        'closed',
       );
   }
 
@@ -100,6 +119,7 @@ export class InviteLedger {
     if (this.state.charged + count > this.state.cap)
       throw new NotSent(
         `the invite cap is reached (${this.state.charged} of --max-invites ${this.state.cap} may have been charged)`,
+        'cap',
       );
   }
 
@@ -124,6 +144,29 @@ export class InviteLedger {
   reopen(clause: InviteIntent['clause'], count: number): void {
     this.state.closed = this.state.closed.filter((c) => c !== clause);
     this.state.charged = Math.max(0, this.state.charged - count);
+    this.save();
+  }
+
+  /** The trx_ids of this run's invites that were carried out (answered ok true), oldest first. */
+  get carriedOut(): readonly string[] {
+    return this.state.carriedOut;
+  }
+
+  /** The price of one invite, once a balance read before and after one showed it. */
+  get price(): number | undefined {
+    return this.state.price;
+  }
+
+  /** Notes an invite a conformant API carries out that was answered ok true. */
+  noteCarriedOut(trxId: string | undefined): void {
+    if (trxId === undefined || this.state.carriedOut.includes(trxId)) return;
+    this.state.carriedOut.push(trxId);
+    this.save();
+  }
+
+  /** Notes the price of one invite, as a balance read showed it. */
+  notePrice(price: number): void {
+    this.state.price = price;
     this.save();
   }
 

@@ -20,9 +20,14 @@ export function junitXml(records: readonly ScenarioResult[]): string {
         .className(`h2h.${r.clauses.join('.')}.${r.endpoint}`)
         .name(r.title)
         .time((r.durationMs ?? 0) / 1000);
-      if (r.status === 'skipped') tc.skipped().standardOutput(`skipped: ${r.skipReason ?? ''}`);
-      if (r.status === 'failed')
-        tc.failure(r.lines[0] ?? 'failed', r.transport ? 'transport' : 'contract').stacktrace(r.lines.join('\n'));
+      // Inconclusive and not run by choice are both JUnit skips; the message says which, and why.
+      if (r.status === 'skipped') tc.skipped().standardOutput(`not judged (the run's settings): ${r.skipReason ?? ''}`);
+      if (r.status === 'inconclusive') tc.skipped().standardOutput(`inconclusive: ${r.skipReason ?? ''}`);
+      if (r.status === 'failed') {
+        // Each finding under its own clause, wherever it was found: the failure's type names them.
+        const broken = [...new Set(r.findings.map((f) => f.clause))];
+        tc.failure(r.lines[0] ?? 'failed', broken.length ? broken.join(' ') : 'drift').stacktrace(r.lines.join('\n'));
+      }
     }
   }
   return builder.build();

@@ -73,7 +73,9 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
   }
   for (const s of chosen) {
     if (decided.has(s)) continue;
-    if (!s.invite) decided.set(s, { scenario: s, form: 'write' });
+    if (s.afterWrites && !opts.allowWrites)
+      decided.set(s, { scenario: s, form: 'write', skip: 'needs writes: run with --allow-writes' });
+    else if (!s.invite) decided.set(s, { scenario: s, form: 'write' });
     else if (opts.allowWrites) {
       refusals += s.invite.risk;
       decided.set(s, { scenario: s, form: 'write' });
@@ -99,16 +101,49 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
   return { entries, writes, refusals, cap: opts.maxInvites };
 }
 
-/** Why a planned scenario cannot run on this target's data, or undefined when it can. */
-export function dataSkip(entry: PlannedScenario, data: TargetData): string | undefined {
-  if (entry.skip) return entry.skip;
+/** Why a planned scenario does not run: the user's choice (`skipped`), or the target's data (`inconclusive`). */
+export interface NotRun {
+  status: 'skipped' | 'inconclusive';
+  reason: string;
+}
+
+/** Whether a scenario lacks data of the target that it takes its values from. */
+function lacks(entry: PlannedScenario, data: TargetData): 'history' | 'known-trx' | undefined {
   const needs = entry.scenario.needs ?? [];
-  if (needs.includes('history') && !data.record)
-    return 'the account has no history: dates, IDs and numbers are taken from its own records';
-  const knownTrx = needs.includes('known-trx') || entry.form === 'safe';
-  if (knownTrx && !data.knownTrxId) {
-    const why = 'no known transaction: pass --trx-id, or use an account with history';
-    return entry.form === 'safe' ? `its safe form reuses a transaction ID, and there is ${why}` : why;
+  if (needs.includes('history') && !data.record) return 'history';
+  if ((needs.includes('known-trx') || entry.form === 'safe') && !data.knownTrxId) return 'known-trx';
+  return undefined;
+}
+
+/**
+ * Whether a scenario waits for the run's own invites: it reads what they wrote (`afterWrites`), or it needs
+ * history or a known transaction that the account lacks and the run's invites will make. It then runs after every
+ * invite of the run, on the target's history read again.
+ */
+export function runsAfterWrites(entry: PlannedScenario, data: TargetData, plan: Pick<Plan, 'writes'>): boolean {
+  if (entry.skip || plan.writes === 0) return false;
+  return entry.scenario.afterWrites === true || lacks(entry, data) !== undefined;
+}
+
+/**
+ * Why a planned scenario cannot run on this target's data, or undefined when it can. `rediscovered`: the data is
+ * the history read again after the run's own invites.
+ */
+export function dataSkip(entry: PlannedScenario, data: TargetData, rediscovered = false): NotRun | undefined {
+  if (entry.skip) return { status: 'skipped', reason: entry.skip };
+  const missing = lacks(entry, data);
+  const after = rediscovered ? ', and the run’s own invites made none (were they refused?)' : '';
+  if (missing === 'history')
+    return {
+      status: 'inconclusive',
+      reason: `no history: dates, IDs and numbers are taken from the account's own records${after}; allow writes (the run's own invites make some) or use an account with history`,
+    };
+  if (missing === 'known-trx') {
+    const why = `no known transaction${after}: pass --trx-id, allow writes, or use an account with history`;
+    return {
+      status: 'inconclusive',
+      reason: entry.form === 'safe' ? `its safe form reuses a transaction ID, and there is ${why}` : why,
+    };
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
+import type { ClauseId, Drift, Endpoint, Exchange, Finding, Method } from '../openapi/types.js';
 import { learnPhones, redact, redactValue } from '../redact.js';
 import type { PlannedScenario } from './plan.js';
 
@@ -12,12 +12,33 @@ export interface ShownExchange {
   body: string;
 }
 
+/**
+ * What the target did on a point the provider leaves open, seen by a scenario: a fact, never a finding. `conflict`:
+ * two names of one parameter with different values in one request (`subject` names them, `value` is `refused`,
+ * `canonical`, `alias`, or `unclear` when the answer fits either value).
+ */
+export interface Observation {
+  point: 'conflict';
+  endpoint: Endpoint;
+  method: Method;
+  subject: string;
+  value: string;
+}
+
+/**
+ * How a scenario ended: `passed`, it judged its clauses and they hold; `failed`, a clause broke (or drift under
+ * --strict); `skipped`, the user's choice kept it from running (read-only, the invite cap); `inconclusive`, it
+ * meant to judge and could not (no history, a refusal the account's state explains, no answer, a rate limit
+ * past --max-wait), said in `skipReason` with what would let it be judged.
+ */
+export type ScenarioStatus = 'passed' | 'failed' | 'skipped' | 'inconclusive';
+
 /** What one scenario found, redacted: the reporter builds the summary and the JUnit file from these. */
 export interface ScenarioResult {
   title: string;
   area: string;
-  status: 'passed' | 'failed' | 'skipped';
-  /** Why a skipped scenario did not run, or could not judge. */
+  status: ScenarioStatus;
+  /** Why it was skipped, or why it could not judge (inconclusive), and what would let it. */
   skipReason?: string;
   /** The clauses the scenario is about. */
   clauses: ClauseId[];
@@ -46,6 +67,10 @@ export interface ScenarioResult {
   durationMs?: number;
   /** Failing generated cases saved for `h2h replay` (paths under reports/failures/). */
   failures: string[];
+  /** What the target did on open points (two names at once, ...). */
+  observations: Observation[];
+  /** Answers received, and the refusals among them by kind (`HTTP 403 FORBIDDEN`). */
+  answers: { total: number; refusals: Record<string, number> };
 }
 
 export function showExchange(ex: Exchange): ShownExchange {
@@ -91,13 +116,17 @@ export function findingLines(findings: readonly Finding[]): string[] {
 export const findingKey = (f: Finding): string =>
   `${f.clause}|${f.endpoint}|${f.method}|${(f.aliases ?? []).join(',')}|${f.path}|${f.expected}|${f.actual}`;
 
-/** The record of a scenario that did not run, and why. */
-export function skippedResult(entry: PlannedScenario, reason: string): ScenarioResult {
+/** The record of a scenario that did not run, and why: the user's choice (skipped), or it could not (inconclusive). */
+export function skippedResult(
+  entry: PlannedScenario,
+  reason: string,
+  status: 'skipped' | 'inconclusive' = 'skipped',
+): ScenarioResult {
   const s = entry.scenario;
   return {
     title: s.title,
     area: s.area,
-    status: 'skipped',
+    status,
     skipReason: reason,
     clauses: s.clauses,
     judged: [],
@@ -114,5 +143,7 @@ export function skippedResult(entry: PlannedScenario, reason: string): ScenarioR
     invites: { sent: 0, charged: 0 },
     exchanges: [],
     failures: [],
+    observations: [],
+    answers: { total: 0, refusals: {} },
   };
 }

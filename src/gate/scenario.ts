@@ -3,6 +3,7 @@ import { saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
 import type { GeneratedCase } from './generated/cases.js';
 import type { InviteIntent } from './invite-ledger.js';
+import type { Observation } from './scenario-result.js';
 import type { GateTarget, TargetData } from './target.js';
 
 /** Playwright files of the gate, one per area (src/gate/suites/<area>.spec.ts), and the catalogue files beside them. */
@@ -69,6 +70,12 @@ export interface ScenarioContext {
   inviteAll(requests: { method: Method; params: Params }[], clause: ClauseId): Promise<Exchange[]>;
   /** Reads again until `done` holds or the settle window (`--settle`) has passed; the time taken is noted. */
   settle(read: () => Promise<Exchange>, done: (ex: Exchange) => boolean): Promise<Exchange>;
+  /** Notes the clauses a quiet request was judged by and kept (a property's exploration that found nothing). */
+  noteJudged(clauses: readonly ClauseId[]): void;
+  /** Notes what the target did on a point the provider leaves open (never a finding). */
+  observe(o: Observation): void;
+  /** The run's own invites that were carried out so far (their trx_ids), for lookups of existing transactions. */
+  ownTrxIds(): readonly string[];
 }
 
 /**
@@ -98,6 +105,8 @@ export interface Scenario {
   settles?: boolean;
   /** Made by a generator (coverage, near misses, properties, random phase, in flight), not written by hand. */
   generated?: true;
+  /** Reads what the run's own invites wrote: it runs after them, and needs writes. */
+  afterWrites?: true;
   /** `rerun`: a failure is saved for `h2h replay`, which runs the scenario again (it is several requests). */
   replay?: 'rerun';
   run(ctx: ScenarioContext): Promise<Judgement[]>;
@@ -137,6 +146,7 @@ export function isPlainOpenApi(s: Scenario): boolean {
 
 /**
  * A scenario could not judge its clauses for a reason that says nothing about the contract (a successful
- * invite was refused, say): reported as skipped with the reason, its answers still judged by what applies.
+ * invite was refused, the balance ran out, say): reported as inconclusive with the reason, its answers still
+ * judged by what applies.
  */
 export class PreconditionFailed extends Error {}

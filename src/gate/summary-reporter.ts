@@ -7,22 +7,19 @@ import { junitXml } from './junit.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { summarize, summaryMarkdown } from './summary.js';
 
-/** One scenario as its record, or as the failure of a scenario that never reported. */
+/** A planned scenario that never reported (its test ended first): it could not judge, and says why. */
 function missingRecord(planned: ScenarioResult, result: TestResult): ScenarioResult {
   const why = redact(result.error?.message?.split('\n')[0] ?? `the test ended ${result.status}`);
   return {
     ...planned,
-    status: 'failed',
-    skipReason: undefined,
-    lines: [
-      `did not report: the test ended (${result.status}, after ${Math.round(result.duration / 1000)} s) before this scenario finished: ${why}`,
-    ],
-    transport: `did not report (${result.status})`,
-  } as ScenarioResult;
+    status: 'inconclusive',
+    skipReason: `did not report: the test ended (${result.status}, after ${Math.round(result.duration / 1000)} s) before this scenario finished: ${why}`,
+  };
 }
 
 /**
- * Writes reports/contract-summary.json and .md (per clause: passed, failed, warn or skipped, and where) and
+ * Writes reports/contract-summary.json and .md (per clause: held, violated, inconclusive or not judged, and
+ * where or why) and
  * reports/junit.xml (one test case per scenario, named by clause, endpoint, method and alias).
  */
 export default class ContractSummaryReporter implements Reporter {
@@ -63,9 +60,10 @@ export default class ContractSummaryReporter implements Reporter {
       strict: cfg?.strict ?? false,
       cap: cfg?.maxInvites ?? 0,
       settleMs: cfg?.settleMs ?? 0,
-      runStatus: result.status,
-      ...(cfg ? { seed: cfg.seed } : {}),
+      ...(cfg ? { seed: cfg.seed, deviations: cfg.deviations } : {}),
     });
+    // Playwright's own verdict adds nothing the scenarios did not say, but a run that never began is inconclusive.
+    if (!this.run && result.status !== 'passed') summary.result = 'inconclusive';
     mkdirSync(this.outputDir, { recursive: true });
     writeFileSync(join(this.outputDir, 'contract-summary.json'), `${redact(JSON.stringify(summary, null, 2))}\n`);
     writeFileSync(join(this.outputDir, 'contract-summary.md'), redact(summaryMarkdown(summary)));

@@ -1,7 +1,14 @@
 import { CLAUSE_IDS, type ClauseId, type Drift } from '../openapi/types.js';
 import type { ScenarioResult } from './scenario-result.js';
 
-export type ClauseStatus = 'passed' | 'failed' | 'warn' | 'skipped';
+/**
+ * How a clause ended: `held`, judged and kept; `violated`, a finding of it (not a known deviation);
+ * `inconclusive`, the run meant to judge it and could not (each cause in `reasons`, with what would let it be
+ * judged); `not-judged`, the user's choice kept it out (read-only, --grep, the invite cap, a known deviation).
+ */
+export type ClauseOutcome = 'held' | 'violated' | 'inconclusive' | 'not-judged';
+/** The outcome of a whole run: the worst of its clauses' (not-judged counts as held). */
+export type RunOutcome = 'held' | 'violated' | 'inconclusive';
 
 export interface ClauseFailure {
   test: string;
@@ -16,19 +23,35 @@ export interface ClauseFailure {
 
 export interface ClauseSummary {
   id: ClauseId;
-  status: ClauseStatus;
-  /** Scenarios that judged this clause, or would have. */
+  status: ClauseOutcome;
+  /** Scenarios that judged this clause, or meant to. */
   tests: number;
+  /** Scenarios that judged it and found it kept. */
   passed: number;
+  /** Scenarios that found it broken (wherever: a breach counts for its own clause). */
   failed: number;
+  /** Scenarios that meant to judge it and could not. */
+  inconclusive: number;
+  /** Scenarios the user's choice kept from judging it. */
   skipped: number;
   failures: ClauseFailure[];
   warnings: (ClauseFailure & { reason: string })[];
-  skipReasons: string[];
+  /** Why it could not be judged where the run meant to (inconclusive), and what would let it: each once. */
+  causes: string[];
+  /** Why the user's choice kept it from being judged (read-only, --grep, the cap, a deviation): each once. */
+  reasons: string[];
+}
+
+/** What the target did when two names of one parameter disagreed, per endpoint and pair of names. */
+export interface ObservedConflict {
+  endpoint: string;
+  subject: string;
+  /** By method: `refused`, `canonical`, `alias`, `unclear`. */
+  byMethod: Record<string, string>;
 }
 
 export interface ContractSummary {
-  result: 'passed' | 'failed';
+  result: RunOutcome;
   target: string;
   allowWrites: boolean;
   strict: boolean;
@@ -36,10 +59,14 @@ export interface ContractSummary {
   seed?: number;
   /** Failing generated cases saved for `h2h replay`. */
   failureFiles: number;
-  totals: { scenarios: number; passed: number; failed: number; skipped: number; flaky: number };
+  totals: { scenarios: number; passed: number; failed: number; skipped: number; inconclusive: number; flaky: number };
   clauses: ClauseSummary[];
   drift: Drift[];
   flaky: { test: string; note: string }[];
+  /** Things about the run itself a reader must know (it hardly reached the business logic, ...). */
+  warnings: string[];
+  /** Two names of one parameter with different values: what the target did (observations, never violations). */
+  conflicts: ObservedConflict[];
   /** Rate-limit answers waited out (never a violation). */
   rateLimits: { waits: number; seconds: number; scenarios: { test: string; waits: number; seconds: number }[] };
   /** How long what invites wrote took to show in cek-trx-id and history (INV-5, INV-6), within --settle. */
@@ -49,6 +76,21 @@ export interface ContractSummary {
 }
 
 const MAX_LISTED = 20;
+/** A run whose answers are this share of one refusal, or more, hardly reached the business logic. */
+const ONE_REFUSAL_SHARE = 0.8;
+
+/** The warning for a run whose answers were mostly one refusal, or undefined. */
+function refusalWarning(records: readonly ScenarioResult[]): string | undefined {
+  let total = 0;
+  const kinds = new Map<string, number>();
+  for (const r of records) {
+    total += r.answers?.total ?? 0;
+    for (const [k, n] of Object.entries(r.answers?.refusals ?? {})) kinds.set(k, (kinds.get(k) ?? 0) + n);
+  }
+  const [kind, n] = [...kinds].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  if (total < 20 || n / total < ONE_REFUSAL_SHARE) return undefined;
+  return `${Math.round((100 * n) / total)}% of the ${total} answers were one refusal (${kind}): the run hardly reached the business logic; check the key, the base URL, the product and the numbers`;
+}
 
 /** The summary of a run's scenario records. */
 export function summarize(
@@ -59,8 +101,8 @@ export function summarize(
     strict: boolean;
     cap: number;
     settleMs: number;
-    runStatus: string;
     seed?: number;
+    deviations?: readonly { clause: string; reason: string }[];
   },
 ): ContractSummary {
   const clauses = new Map<ClauseId, ClauseSummary>(
@@ -68,24 +110,34 @@ export function summarize(
       id,
       {
         id,
-        status: 'skipped',
+        status: 'not-judged',
         tests: 0,
         passed: 0,
         failed: 0,
+        inconclusive: 0,
         skipped: 0,
         failures: [],
         warnings: [],
-        skipReasons: [],
+        causes: [],
+        reasons: [],
       },
     ]),
   );
+  // Scenarios that ran, whose own clause their answers gave nothing to judge (a page that could not be complete).
+  const unjudged = new Map<ClauseId, string[]>();
   const drift = new Map<string, Drift>();
-  const totals = { scenarios: 0, passed: 0, failed: 0, skipped: 0, flaky: 0 };
+  const totals = { scenarios: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0, flaky: 0 };
   const flaky: { test: string; note: string }[] = [];
   const waited: ContractSummary['rateLimits']['scenarios'] = [];
   const spend = { sent: 0, charged: 0, cap: run.cap, skipped: [] as string[] };
+  const conflicts = new Map<string, ObservedConflict>();
   let settled = 0;
   let settleMax = 0;
+  const note = (list: string[], why: string): void => {
+    if (!list.includes(why) && list.length < MAX_LISTED) list.push(why);
+  };
+  const reason = (c: ClauseSummary, why: string): void => note(c.reasons, why);
+  const cause = (c: ClauseSummary, why: string): void => note(c.causes, why);
   for (const r of records) {
     totals.scenarios++;
     totals[r.status]++;
@@ -101,13 +153,26 @@ export function summarize(
     spend.charged += r.invites.charged;
     if (r.status === 'skipped' && /invite cap/.test(r.skipReason ?? ''))
       spend.skipped.push(`${r.title}: ${r.skipReason}`);
-    for (const id of new Set([...r.clauses, ...r.judged])) {
+    for (const o of r.observations ?? []) {
+      const key = `${o.endpoint} ${o.subject}`;
+      const seen = conflicts.get(key) ?? { endpoint: o.endpoint, subject: o.subject, byMethod: {} };
+      const before = seen.byMethod[o.method];
+      seen.byMethod[o.method] = before && before !== o.value ? `${before}, ${o.value}` : o.value;
+      conflicts.set(key, seen);
+    }
+    // Every clause the scenario is about, judged, or found broken or warned: each finding counts for its own clause.
+    const ids = new Set<ClauseId>([
+      ...r.clauses,
+      ...r.judged,
+      ...r.findings.map((f) => f.clause),
+      ...r.warned.map((f) => f.clause),
+    ]);
+    for (const id of ids) {
       const c = clauses.get(id);
       if (!c) continue;
       c.tests++;
       const mine = r.findings.filter((f) => f.clause === id);
-      const brokeWithoutAnswer = r.transport !== undefined && r.clauses.includes(id);
-      if (mine.length || brokeWithoutAnswer) {
+      if (mine.length) {
         c.failed++;
         for (const f of mine.slice(0, Math.max(0, MAX_LISTED - c.failures.length)))
           c.failures.push({
@@ -119,14 +184,16 @@ export function summarize(
             expected: f.expected,
             actual: f.actual,
           });
-        if (brokeWithoutAnswer && c.failures.length < MAX_LISTED)
-          c.failures.push({ test: r.title, endpoint: r.endpoint, error: r.transport });
       } else if (r.judged.includes(id)) {
         c.passed++;
-      } else {
+      } else if (r.clauses.includes(id) && r.status === 'inconclusive') {
+        c.inconclusive++;
+        cause(c, r.skipReason ?? 'could not judge');
+      } else if (r.clauses.includes(id) && r.status === 'skipped') {
         c.skipped++;
-        const reason = r.skipReason ?? 'not judged';
-        if (!c.skipReasons.includes(reason) && c.skipReasons.length < MAX_LISTED) c.skipReasons.push(reason);
+        reason(c, r.skipReason ?? 'not run');
+      } else if (r.clauses.includes(id)) {
+        unjudged.set(id, [...(unjudged.get(id) ?? []), `${r.title}: its answers gave it nothing to judge`]);
       }
       for (const w of r.warned.filter((f) => f.clause === id).slice(0, Math.max(0, MAX_LISTED - c.warnings.length)))
         c.warnings.push({
@@ -140,25 +207,44 @@ export function summarize(
         });
     }
   }
-  for (const c of clauses.values())
-    c.status = c.failed > 0 ? 'failed' : c.warnings.length > 0 ? 'warn' : c.passed > 0 ? 'passed' : 'skipped';
+  for (const c of clauses.values()) {
+    const deviation = run.deviations?.find((d) => d.clause === c.id);
+    if (c.failed > 0) c.status = 'violated';
+    else if (c.warnings.length > 0) {
+      c.status = 'not-judged';
+      reason(c, `a known deviation: ${c.warnings[0]?.reason ?? deviation?.reason ?? ''}`);
+    } else if (c.inconclusive > 0) c.status = 'inconclusive';
+    else if (c.passed > 0) c.status = 'held';
+    else if (unjudged.has(c.id)) {
+      c.status = 'inconclusive';
+      for (const why of unjudged.get(c.id) ?? []) cause(c, why);
+    } else {
+      c.status = 'not-judged';
+      if (c.tests === 0) reason(c, 'no scenario of the run judges it (--grep)');
+    }
+  }
   const driftList = [...drift.values()];
-  const failed =
-    totals.failed > 0 ||
-    [...clauses.values()].some((c) => c.status === 'failed') ||
-    (run.strict && driftList.length > 0) ||
-    run.runStatus !== 'passed';
+  const all = [...clauses.values()];
+  const result: RunOutcome =
+    all.some((c) => c.status === 'violated') || totals.failed > 0 || (run.strict && driftList.length > 0)
+      ? 'violated'
+      : all.some((c) => c.status === 'inconclusive') || totals.inconclusive > 0
+        ? 'inconclusive'
+        : 'held';
+  const warning = refusalWarning(records);
   return {
-    result: failed ? 'failed' : 'passed',
+    result,
     target: run.target,
     allowWrites: run.allowWrites,
     strict: run.strict,
     ...(run.seed !== undefined ? { seed: run.seed } : {}),
     failureFiles: records.reduce((a, r) => a + (r.failures?.length ?? 0), 0),
     totals,
-    clauses: [...clauses.values()],
+    clauses: all,
     drift: driftList,
     flaky,
+    warnings: warning ? [warning] : [],
+    conflicts: [...conflicts.values()],
     rateLimits: {
       waits: waited.reduce((a, w) => a + w.waits, 0),
       seconds: Math.round(waited.reduce((a, w) => a + w.seconds, 0) * 10) / 10,
@@ -169,23 +255,44 @@ export function summarize(
   };
 }
 
-const ICON: Record<ClauseStatus, string> = { passed: 'pass', failed: '**FAIL**', warn: 'warn', skipped: 'skipped' };
+/** The exit code of a run's outcome: 0 held, 1 violated, 4 inconclusive (0 with --allow-inconclusive). */
+export function exitCodeOf(result: RunOutcome, allowInconclusive: boolean): 0 | 1 | 4 {
+  if (result === 'violated') return 1;
+  if (result === 'inconclusive') return allowInconclusive ? 0 : 4;
+  return 0;
+}
+
+const ICON: Record<ClauseOutcome, string> = {
+  held: 'held',
+  violated: '**VIOLATED**',
+  inconclusive: '*inconclusive*',
+  'not-judged': 'not judged',
+};
+
+const HEADLINE: Record<RunOutcome, string> = {
+  held: 'holds',
+  violated: '**violated**',
+  inconclusive: '*inconclusive* (nothing violated, but not everything it meant to judge could be judged)',
+};
 
 /** The summary as Markdown, fit for a CI job summary. */
 export function summaryMarkdown(s: ContractSummary): string {
   const lines = [
-    `# H2H contract: ${s.result === 'passed' ? 'holds' : '**violated**'}`,
+    `# H2H contract: ${HEADLINE[s.result]}`,
     '',
     `Target ${s.target}; writes ${s.allowWrites ? 'allowed' : 'not allowed'}; ${s.strict ? 'strict (drift fails)' : 'drift reported only'}. ` +
-      `Scenarios: ${s.totals.passed} passed, ${s.totals.failed} failed, ${s.totals.skipped} skipped, ${s.totals.flaky} flaky.` +
+      `Scenarios: ${s.totals.passed} passed, ${s.totals.failed} failed, ${s.totals.inconclusive} inconclusive, ${s.totals.skipped} not run by choice, ${s.totals.flaky} flaky.` +
       (s.seed !== undefined ? ` Seed ${s.seed} (\`--seed ${s.seed}\` generates the same cases).` : '') +
       (s.failureFiles
         ? ` ${s.failureFiles} failing generated case(s) saved in reports/failures/ (\`h2h replay\`).`
         : ''),
-    '',
-    '| Clause | Result | Scenarios (pass/fail/skip) | Where it broke |',
-    '|---|---|---|---|',
   ];
+  for (const w of s.warnings) lines.push('', `**Warning:** ${w}`);
+  lines.push(
+    '',
+    '| Clause | Outcome | Scenarios (held/violated/inconclusive/not run) | Where it broke, or why it was not judged |',
+    '|---|---|---|---|',
+  );
   for (const c of s.clauses) {
     const where = [
       ...c.failures
@@ -198,11 +305,11 @@ export function summaryMarkdown(s: ContractSummary): string {
       ...c.warnings
         .slice(0, 2)
         .map((w) => `known deviation (${w.reason}): ${w.endpoint} ${w.method ?? ''} \`${w.path}\``),
-      ...(c.status === 'skipped' ? c.skipReasons.slice(0, 2) : []),
+      ...(c.status === 'inconclusive' ? c.causes.slice(0, 3) : c.status === 'not-judged' ? c.reasons.slice(0, 2) : []),
     ]
       .join('<br>')
       .replace(/\|/g, '\\|');
-    lines.push(`| ${c.id} | ${ICON[c.status]} | ${c.passed}/${c.failed}/${c.skipped} | ${where} |`);
+    lines.push(`| ${c.id} | ${ICON[c.status]} | ${c.passed}/${c.failed}/${c.inconclusive}/${c.skipped} | ${where} |`);
   }
   lines.push(
     '',
@@ -215,6 +322,22 @@ export function summaryMarkdown(s: ContractSummary): string {
       '',
       `Read-after-write: ${s.settle.scenarios} scenario(s) read what an invite wrote; the slowest showed after ${s.settle.maxMs} ms (window ${s.settle.windowMs} ms).`,
     );
+  if (s.conflicts.length) {
+    lines.push(
+      '',
+      `## Two names of one parameter at once (${s.conflicts.length}): observed, never a violation`,
+      '',
+      'Each request sent two names of one parameter with different values; the target refused it, used the canonical',
+      "name's value, or the alias's (the answer was judged as the answer to the value it used).",
+      '',
+    );
+    for (const o of s.conflicts)
+      lines.push(
+        `- ${o.endpoint} ${o.subject}: ${Object.entries(o.byMethod)
+          .map(([m, v]) => `${v} (${m})`)
+          .join(', ')}`,
+      );
+  }
   if (s.rateLimits.waits) {
     lines.push('', `## Rate limits (${s.rateLimits.waits} waits, ${s.rateLimits.seconds} s): never a violation`, '');
     for (const w of s.rateLimits.scenarios.slice(0, 20)) lines.push(`- ${w.test}: ${w.waits} wait(s), ${w.seconds} s`);

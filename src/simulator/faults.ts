@@ -163,6 +163,43 @@ export const GENERATED_FAULTS = [
   },
 ] as const satisfies readonly Fault[];
 
+/**
+ * Faults at a boundary of the input: each breaks its clause only for one parameter name, one kind of value or one
+ * range, so only a gate that crosses every value class with every name, method and kind of ID finds it.
+ */
+export const BOUNDARY_FAULTS = [
+  {
+    name: 'msisdn-07-via-alias',
+    clause: 'INV-3',
+    description: 'an msisdn beginning with 07 is accepted when sent as `number` or `nomor`, refused as `msisdn`',
+  },
+  {
+    name: 'repeat-via-trxid',
+    clause: 'INV-5',
+    description: 'a used trx_id is accepted again (a second transaction and charge) when sent as `trxid`',
+  },
+  {
+    name: 'lookup-upper-case',
+    clause: 'TRX-1',
+    description: 'cek-trx-id echoes the transaction ID upper-cased: a lower-case ID comes back changed',
+    answer: (b, c) => {
+      const data = b.data as Record<string, unknown> | undefined;
+      if (c.endpoint === 'cek-trx-id' && data && typeof data.trx_id === 'string')
+        data.trx_id = data.trx_id.toUpperCase();
+    },
+  },
+  {
+    name: 'unknown-digits-found',
+    clause: 'TRX-2',
+    description: "an unknown transaction ID made only of digits is answered with the account's newest record",
+  },
+  {
+    name: 'limit-over-from-10',
+    clause: 'HIS-2',
+    description: 'limit=N answers N+1 records when N is 10 or more',
+  },
+] as const satisfies readonly Fault[];
+
 /** Transport faults: they break no clause but the wire itself (probe tests, and the gate's money rules). */
 export const TRANSPORT_FAULTS = [
   { name: 'latency', description: 'every API answer is delayed by `ms` (default 1500) milliseconds' },
@@ -177,13 +214,25 @@ export const TRANSPORT_FAULTS = [
     name: 'invite-hang',
     description: 'invite-member is carried out (and charged) but never answered; other endpoints answer',
   },
+  {
+    name: 'gzip-bomb',
+    description: 'every API answer is a gzip body of 10 KiB that decodes to 10 MiB (Content-Encoding: gzip)',
+  },
 ] as const satisfies readonly Fault[];
 
-export type ContractFaultName = (typeof CONTRACT_FAULTS)[number]['name'] | (typeof GENERATED_FAULTS)[number]['name'];
+export type ContractFaultName =
+  | (typeof CONTRACT_FAULTS)[number]['name']
+  | (typeof GENERATED_FAULTS)[number]['name']
+  | (typeof BOUNDARY_FAULTS)[number]['name'];
 export type TransportFaultName = (typeof TRANSPORT_FAULTS)[number]['name'];
 export type FaultName = ContractFaultName | TransportFaultName;
 
-export const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...TRANSPORT_FAULTS];
+export const FAULTS: readonly Fault[] = [
+  ...CONTRACT_FAULTS,
+  ...GENERATED_FAULTS,
+  ...BOUNDARY_FAULTS,
+  ...TRANSPORT_FAULTS,
+];
 
 export function isFaultName(name: string): name is FaultName {
   return FAULTS.some((f) => f.name === name);

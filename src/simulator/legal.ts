@@ -4,7 +4,7 @@ import { parseRate } from '../shared/config-values.js';
 /**
  * Every point the provider leaves open ("not shown"), as a knob with the values a contract-keeping API may
  * take. A *reading* gives every knob one value; the reference simulator is one reading among many, never the
- * API. `values` lists the values a covering set must try; `rate-limit` and `lag` also take any number.
+ * API. `values` lists the values a covering set must try; `rate-limit`, `lag` and `balance` also take any number.
  */
 export const KNOBS = {
   slot: {
@@ -44,6 +44,19 @@ export const KNOBS = {
     about: 'a token bucket (N/s, burst N/4 at least 2); past it: 429 with Retry-After (N/s:503 for 503)',
   },
   lag: { values: ['0', '200ms'], about: 'a new transaction is visible to history and cek-trx-id only after this' },
+  conflict: {
+    values: ['refuse', 'canonical', 'alias'],
+    about: 'two names of one parameter with different values: refused, the canonical name used, or the alias used',
+  },
+  'content-coding': {
+    values: ['none', 'gzip', 'deflate', 'br'],
+    about: 'answers compressed with this content coding (when the request has no Accept-Encoding, or lists it)',
+  },
+  balance: {
+    values: ['ample', '4', 'empty'],
+    about:
+      "the suite account: an ample balance; a balance that covers N invites of the suite's product (any N); or empty: no history at all (ample balance)",
+  },
 } as const;
 
 export type Knob = keyof typeof KNOBS;
@@ -85,6 +98,10 @@ function problem(knob: Knob, value: string): string | undefined {
   }
   if (knob === 'lag')
     return LAG.test(value) ? undefined : `lag must be milliseconds like 0, 200ms or 2s, got '${value}'`;
+  if (knob === 'balance')
+    return /^(ample|empty|\d{1,4})$/.test(value)
+      ? undefined
+      : `balance must be ample, empty or a number of invites like 4, got '${value}'`;
   const values = KNOBS[knob].values as readonly string[];
   return values.includes(value) ? undefined : `${knob} must be one of ${values.join(', ')}, got '${value}'`;
 }
@@ -175,4 +192,9 @@ export function contentTypeOf(r: Reading): string {
     default:
       return 'application/json; charset=utf-8';
   }
+}
+
+/** How many invites of the suite's product the suite account's balance covers: undefined for ample (and empty). */
+export function invitesCovered(r: Reading): number | undefined {
+  return /^\d+$/.test(r.balance) ? Number(r.balance) : undefined;
 }

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import zlib from 'node:zlib';
 import { type ApiModel, loadApiModel } from '../openapi/load.js';
 import { isEndpoint } from '../openapi/types.js';
 import { redactValue } from '../redact.js';
@@ -104,15 +105,18 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   });
   server.on('clientError', (_err, socket) => answerUnparsable(socket as Socket));
 
-  function send(res: http.ServerResponse, answer: Answer): void {
+  function send(res: http.ServerResponse, answer: Answer, acceptEncoding?: string): void {
     if (res.destroyed || res.headersSent) return;
-    const text = JSON.stringify(answer.body);
+    const text = Buffer.from(JSON.stringify(answer.body));
+    const coding = codingFor(reading, acceptEncoding);
+    const bytes = coding ? ENCODE[coding](text) : text;
     res.writeHead(answer.http, {
       'content-type': contentType,
-      'content-length': Buffer.byteLength(text),
+      'content-length': bytes.length,
+      ...(coding ? { 'content-encoding': coding, vary: 'Accept-Encoding' } : {}),
       ...answer.headers,
     });
-    res.end(text);
+    res.end(bytes);
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -141,7 +145,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       entry.httpStatus = shaped.http;
       entry.ok = shaped.body.ok as boolean;
       entry.status = shaped.body.status as string;
-      send(res, shaped);
+      send(res, shaped, req.headers['accept-encoding']);
     };
 
     if (bucket && limit && !bucket.tryTake()) {
@@ -235,6 +239,27 @@ function answerUnparsable(socket: Socket): void {
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
     );
   } else socket.destroy();
+}
+
+const ENCODE: Record<'gzip' | 'deflate' | 'br', (b: Buffer) => Buffer> = {
+  gzip: (b) => zlib.gzipSync(b),
+  deflate: (b) => zlib.deflateSync(b),
+  br: (b) => zlib.brotliCompressSync(b),
+};
+
+/**
+ * The content coding of an answer under the `content-coding` knob: the reading's, when the request sent no
+ * Accept-Encoding (any coding is acceptable then) or lists it (or `*`) without q=0; else none.
+ */
+export function codingFor(r: Reading, acceptEncoding: string | undefined): 'gzip' | 'deflate' | 'br' | undefined {
+  const coding = r['content-coding'];
+  if (coding !== 'gzip' && coding !== 'deflate' && coding !== 'br') return undefined;
+  if (acceptEncoding === undefined) return coding;
+  const listed = acceptEncoding.split(',').map((item) => {
+    const [name = '', ...params] = item.trim().toLowerCase().split(';');
+    return { name: name.trim(), zero: params.some((q) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(q)) };
+  });
+  return listed.some((c) => (c.name === coding || c.name === '*') && !c.zero) ? coding : undefined;
 }
 
 /** Whether a host to bind is a loopback address (the admin endpoints are open there unless a token is set). */

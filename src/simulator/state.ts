@@ -3,7 +3,7 @@ import type { Endpoint, Params } from '../openapi/types.js';
 import { type Answer, invalidStatus, refuse } from './answer.js';
 import { type FaultName, type FaultSetting, faultNamed } from './faults.js';
 import type { Fixture } from './fixtures.js';
-import { lagMsOf, limitsOf, REFERENCE, type Reading } from './legal.js';
+import { invitesCovered, lagMsOf, limitsOf, REFERENCE, type Reading } from './legal.js';
 
 interface Account {
   id: string;
@@ -77,19 +77,24 @@ export class SimState {
     demoKey?: string,
     readonly reading: Reading = REFERENCE,
   ) {
+    const suiteProduct = fixture.products.find((p) => p.code === fixture.suite.product);
+    // The `balance` knob: the suite account's balance covers N invites of the suite's product.
+    const covered = invitesCovered(reading);
     for (const a of fixture.accounts) {
       const apiKey = demoKey && a.id === fixture.suite.account ? demoKey : a.api_key;
-      const acct = {
-        id: a.id,
-        apiKey,
-        saldo: a.saldo + (reading.saldo === 'big' ? BIG : 0) + (reading.saldo === 'fraction' ? 0.5 : 0),
-      };
+      const base =
+        covered !== undefined && a.id === fixture.suite.account && suiteProduct
+          ? covered * suiteProduct.price
+          : a.saldo + (reading.saldo === 'big' ? BIG : 0);
+      const acct = { id: a.id, apiKey, saldo: base + (reading.saldo === 'fraction' ? 0.5 : 0) };
       this.accounts.set(a.id, acct);
       this.byKey.set(apiKey, acct);
     }
     this.products = fixture.products;
     for (const m of fixture.managers) this.managers.push({ ...m, members: new Map() });
     for (const h of fixture.history) {
+      // The `balance=empty` reading: the suite account has no history at all.
+      if (reading.balance === 'empty' && h.account === fixture.suite.account) continue;
       const manager = this.managers.find((m) => m.number === h.manager);
       if (manager && !manager.members.has(h.member)) manager.members.set(h.member, this.freeSlot(manager) ?? 0);
       this.record(
@@ -120,15 +125,20 @@ export class SimState {
    */
   async handle(endpoint: Endpoint, raw: Params): Promise<Handled> {
     const rewrite = this.fault ? faultNamed(this.fault.name).request : undefined;
-    const folded = this.api.foldRequest(endpoint, rewrite ? rewrite(raw, endpoint) : raw);
+    const folded = this.api.foldRequest(endpoint, this.oneNameEach(endpoint, rewrite ? rewrite(raw, endpoint) : raw));
     const p = folded.params;
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
+    const byAlias = (param: string): boolean => !(folded.sentAs[param] ?? []).includes(param);
     const problems = folded.problems.filter(
       (q) =>
         !(this.fault$('msisdn-unchecked') && q.param === 'msisdn') &&
         !(this.fault$('kind-unchecked') && q.param === 'kind') &&
-        // Fault `msisdn-07-accepted`.
-        !(this.fault$('msisdn-07-accepted') && q.param === 'msisdn' && /^07[0-9]{7,12}$/.test(String(p.msisdn))),
+        // Fault `msisdn-07-accepted`; fault `msisdn-07-via-alias`: only under an alias of msisdn.
+        !(
+          (this.fault$('msisdn-07-accepted') || (this.fault$('msisdn-07-via-alias') && byAlias('msisdn'))) &&
+          q.param === 'msisdn' &&
+          /^07[0-9]{7,12}$/.test(String(p.msisdn))
+        ),
     );
     const keyProblem = problems.find((q) => q.param === 'api_key');
     if (keyProblem?.code === 'conflict') return no(refuse('CONFLICTING_PARAMETER', keyProblem.message));
@@ -154,8 +164,26 @@ export class SimState {
       case 'cek-trx-id':
         return yes(this.lookup(account, String(p.trx_id)));
       case 'invite-member':
-        return this.invite(account, p);
+        return this.invite(account, p, byAlias('trx_id'));
     }
+  }
+
+  /**
+   * The `conflict` knob: two names of one parameter with different values are refused (the fold finds the
+   * conflict), or one of them is used: the canonical name's value, or the first alias's. A name repeated with
+   * several values (a GET query) is still a conflict.
+   */
+  private oneNameEach(endpoint: Endpoint, raw: Params): Params {
+    if (this.reading.conflict === 'refuse') return raw;
+    const out: Params = { ...raw };
+    for (const param of this.api.operation(endpoint).params) {
+      const names = [param.name, ...param.aliases].filter((n) => Object.hasOwn(raw, n) && raw[n] !== undefined);
+      if (names.length < 2 || new Set(names.map((n) => JSON.stringify(raw[n]))).size < 2) continue;
+      const aliases = names.filter((n) => n !== param.name);
+      const keep = this.reading.conflict === 'canonical' ? (names[0] as string) : (aliases[0] as string);
+      for (const n of names) if (n !== keep) delete out[n];
+    }
+    return out;
   }
 
   /**
@@ -189,7 +217,9 @@ export class SimState {
       ? Number.POSITIVE_INFINITY
       : Math.min(p.limit === undefined ? defaultLimit : Number(p.limit), maxLimit);
     const extra = this.reading.extra === 'everywhere';
-    const data = recs.slice(0, limit).map((t) => ({
+    // Fault `limit-over-from-10`: a limit of 10 or more gets one record more.
+    const over = this.fault$('limit-over-from-10') && p.limit !== undefined && Number(p.limit) >= 10 ? 1 : 0;
+    const data = recs.slice(0, limit + over).map((t) => ({
       trx_id: t.trxId,
       manager_number: t.manager,
       member_number: t.member,
@@ -235,18 +265,25 @@ export class SimState {
   private lookup(account: Account, trxId: string): Answer {
     const txn = this.byTrx.get(`${account.id}\u0000${trxId}`);
     const visible = txn && txn.visibleAt <= performance.now() ? txn : undefined;
+    // Fault `unknown-digits-found`: an unknown ID of digits only is read as a row number, and a record answers.
+    const row = this.txns.filter((t) => t.account === account.id).at(-1);
+    if (!visible && this.fault$('unknown-digits-found') && /^[0-9]+$/.test(trxId) && row)
+      return success({ data: { trx_id: row.trxId, status: row.status } });
     // Fault `lookup-phantom`.
     if (!visible && !this.fault$('lookup-phantom'))
       return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
     return success({ data: { trx_id: trxId, status: visible?.status ?? 'SUCCESS' } });
   }
 
-  private async invite(account: Account, p: Record<string, unknown>): Promise<Handled> {
+  private async invite(account: Account, p: Record<string, unknown>, trxByAlias: boolean): Promise<Handled> {
     const trxId = String(p.trx_id);
     const key = `${account.id}\u0000${trxId}`;
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
-    // Fault `duplicate-trx-accepted`; fault `inflight-duplicate`: a trx_id in flight is not seen as used.
-    const used = this.byTrx.has(key) || (this.inFlight.has(key) && !this.fault$('inflight-duplicate'));
+    // Fault `duplicate-trx-accepted`; fault `inflight-duplicate`: a trx_id in flight is not seen as used; fault
+    // `repeat-via-trxid`: a trx_id sent as `trxid` is never seen as used.
+    const used =
+      !(this.fault$('repeat-via-trxid') && trxByAlias) &&
+      (this.byTrx.has(key) || (this.inFlight.has(key) && !this.fault$('inflight-duplicate')));
     // The `repeat=replay` reading: the same invite again gets its first answer, in flight or not, and no charge.
     const same = JSON.stringify([p.msisdn, p.product_code, p.kind ?? null, p.name ?? null]);
     const first = this.reading.repeat === 'replay' ? this.firstInvites.get(key) : undefined;

@@ -1,5 +1,11 @@
 import type http from 'node:http';
+import zlib from 'node:zlib';
 import type { FaultSetting } from './faults.js';
+
+/** What the `gzip-bomb` fault's body decodes to. */
+export const BOMB = 10 * 1024 * 1024;
+/** 10 MiB of JSON once decoded (a string of spaces in a valid envelope), gzip at its best ratio: made once. */
+let bomb: Buffer | undefined;
 
 /** Schedules a callback the simulator can cancel when it closes. */
 export type Later = (ms: number, fn: () => void) => void;
@@ -32,6 +38,24 @@ export async function applyTransportFault(
       return true;
     case 'hang':
       return true;
+    case 'gzip-bomb': {
+      bomb ??= zlib.gzipSync(
+        Buffer.concat([
+          Buffer.from('{"ok":true,"status":"SUCCESS","saldo":1,"pad":"'),
+          Buffer.alloc(BOMB, 32),
+          Buffer.from('"}'),
+        ]),
+        { level: 9 },
+      );
+      const body = bomb;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      });
+      res.end(body);
+      return true;
+    }
     case 'invalid-json':
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"ok": true, "status": "SUCCESS", "saldo": 15');

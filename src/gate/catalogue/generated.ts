@@ -81,14 +81,15 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
             methods: [method],
             aliases: name === p.name ? [] : [name],
             plainOpenApi: false,
+            // An invite that no clause says must be refused goes out guarded by a used trx_id.
             needs:
-              endpoint === 'cek-trx-id'
+              endpoint === 'cek-trx-id' || endpoint === 'invite-member'
                 ? ['known-trx']
                 : ['q', 'date', 'month', 'year'].includes(p.name)
                   ? ['history']
                   : [],
             ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
-            requests: name === p.name ? 112 : 16,
+            requests: 112,
             async run(ctx) {
               await sendAll(ctx, coverageCases(api, ctx, endpoint, p.name, name, method));
               return [];
@@ -108,9 +109,9 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
         methods: [method],
         aliases: ['key'],
         plainOpenApi: false,
-        needs: endpoint === 'cek-trx-id' ? ['known-trx'] : [],
+        needs: endpoint === 'cek-trx-id' || endpoint === 'invite-member' ? ['known-trx'] : [],
         ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
-        requests: 9,
+        requests: 15,
         async run(ctx) {
           await sendAll(ctx, nearMissCases(ctx, endpoint, method));
           return [];
@@ -151,7 +152,7 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
       methods: ['GET', 'POST'],
       aliases: [],
       plainOpenApi: false,
-      needs: endpoint === 'cek-trx-id' ? ['known-trx'] : [],
+      needs: endpoint === 'cek-trx-id' || endpoint === 'invite-member' ? ['known-trx'] : [],
       ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
       requests: 60,
       async run(ctx) {

@@ -2,6 +2,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import type { Scenario } from '../scenario.js';
 import { authScenarios } from './auth.js';
 import { balanceScenarios } from './balance.js';
+import { conflictScenarios } from './conflicts.js';
 import { envelopeScenarios } from './envelope.js';
 import { generatedScenarios } from './generated.js';
 import { historyScenarios } from './history.js';
@@ -18,5 +19,6 @@ export function buildCatalogue(api: ApiModel): Scenario[] {
     ...lookupScenarios(api),
     ...inviteScenarios(api),
     ...generatedScenarios(api),
+    ...conflictScenarios(api),
   ];
 }

@@ -107,8 +107,8 @@ function inviteCase(
 
 /**
  * The coverage phase for one parameter, one of its names and one method: every boundary value of its schema
- * (boundaryValues), each judged by what the clauses say. The sweep of two-digit prefixes goes with the
- * canonical name only; its aliases get every other boundary.
+ * (boundaryValues), each judged by what the clauses say. Every value class goes out under every name: a provider
+ * may check a value under one name and not under another.
  */
 export function coverageCases(
   api: ApiModel,
@@ -118,9 +118,7 @@ export function coverageCases(
   sentAs: string,
   method: Method,
 ): GeneratedCase[] {
-  const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param)).filter(
-    (v) => sentAs === param || !v.label.startsWith('prefix '),
-  );
+  const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param));
   return values.map((v) => {
     const label = `${sentAs === param ? param : `${param} via ${sentAs}`}: ${v.label}`;
     const refuse = refusalDemand(endpoint, param, v.value);
@@ -141,6 +139,9 @@ export function coverageCases(
   });
 }
 
+/** The names of the key, each tried alone with every near miss. */
+const KEY_NAMES = ['api_key', 'key'] as const;
+
 /** Keys a near miss of the real one: derived from it, so they are secrets too (registered by the caller). */
 export function nearMissKeys(key: string): { label: string; value: string }[] {
   const flip = (c: string): string => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
@@ -159,9 +160,11 @@ export function nearMissKeys(key: string): { label: string; value: string }[] {
 }
 
 /**
- * AUTH-1 near misses on one endpoint and method: the real key changed by one character, cut, extended, its case
- * flipped, padded with whitespace, encoded twice; and a wrong key in one name beside the right key in the
- * other, both ways round. None may give ok true or account data.
+ * AUTH-1 near misses on one endpoint and method, one name of the key at a time (api_key, then key): the real key
+ * changed by one character, cut, extended, its case flipped, padded with whitespace, encoded twice; and both names
+ * at once carrying two different wrong keys. None may give ok true or account data. (One name carrying the real
+ * key beside a wrong one under the other is no AUTH-1 case: the caller holds the key. Those go to the
+ * two-names scenarios, catalogue/conflicts.ts.)
  */
 export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: Method): GeneratedCase[] {
   const key = ctx.target.apiKey;
@@ -186,32 +189,25 @@ export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: 
   const intent: InviteIntent = ctx.target.allowWrites
     ? { expect: 'refusal', clause: 'AUTH-1' }
     : { expect: 'refusal', clause: 'used-trx' };
-  const cases: GeneratedCase[] = nearMissKeys(key).map((k) => ({
+  const misses = nearMissKeys(key);
+  const cases: GeneratedCase[] = KEY_NAMES.flatMap((name) =>
+    misses.map((k) => ({
+      phase: 'near-miss' as const,
+      endpoint,
+      method,
+      label: `${name}: the real key with ${k.label}`,
+      params: { ...base(), [name]: k.value },
+      wrongKey: true,
+    })),
+  );
+  const [one = 'x', other = 'y'] = misses.map((k) => k.value);
+  cases.push({
     phase: 'near-miss',
     endpoint,
     method,
-    label: `api_key: the real key with ${k.label}`,
-    params: { ...base(), api_key: k.value },
+    label: 'api_key and key both wrong, each another near miss',
+    params: { ...base(), api_key: one, key: other },
     wrongKey: true,
-  }));
-  const wrong = nearMissKeys(key)[0]?.value ?? 'x';
-  cases.push(
-    {
-      phase: 'near-miss',
-      endpoint,
-      method,
-      label: 'api_key wrong, key right',
-      params: { ...base(), api_key: wrong, key },
-      wrongKey: true,
-    },
-    {
-      phase: 'near-miss',
-      endpoint,
-      method,
-      label: 'api_key right, key wrong',
-      params: { ...base(), api_key: key, key: wrong },
-      wrongKey: true,
-    },
-  );
+  });
   return endpoint === 'invite-member' ? cases.map((c) => ({ ...c, intent })) : cases;
 }

@@ -28,8 +28,9 @@ export function judgeReceived(
  * property and `h2h replay` all judge through here.
  */
 export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { findings: Finding[]; judged: ClauseId[] } {
-  const { findings } = judgeReceived(api, ex, c.intent?.clause === 'used-trx' && replaysAnother(api, c.params, ex));
-  const judged = new Set<ClauseId>(['ENV-1', 'ENV-4']);
+  const received = judgeReceived(api, ex, c.intent?.expect === 'refusal' && replaysAnother(api, c.params, ex));
+  const findings = received.findings;
+  const judged = new Set<ClauseId>(['ENV-1', 'ENV-4', ...received.judged]);
   for (const clause of caseClauses(c)) {
     judged.add(clause);
     if (clause === 'HIS-5')

@@ -261,7 +261,11 @@ export async function checkProperty<T>(
         }
         throw err;
       }
-      if (judgeCase(api, c, ex).findings.length === 0) return true;
+      const verdict = judgeCase(api, c, ex);
+      if (verdict.findings.length === 0) {
+        ctx.noteJudged(verdict.judged);
+        return true;
+      }
       seen.set(JSON.stringify(t), { c, ex });
       return false;
     }),

@@ -2,17 +2,17 @@ import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { loadApiModel } from '../../openapi/load.js';
 import { registerPhone, registerSecret } from '../../redact.js';
-import { TokenBucket } from '../../shared/token-bucket.js';
 import { buildCatalogue } from '../catalogue/index.js';
 import { configFromEnv } from '../config.js';
 import { nearMissKeys } from '../generated/cases.js';
 import { type EffectiveConfig, readRunFile } from '../handover.js';
-import { httpSend } from '../in-process-runner.js';
-import { InviteLedger } from '../invite-ledger.js';
-import { dataSkip, type PlannedScenario, planRun } from '../plan.js';
-import { executeScenario, type RunDeps } from '../run-scenario.js';
+import { discover, httpSend } from '../in-process-runner.js';
+import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../plan.js';
+import { runDeps, throttleOf } from '../run-deps.js';
+import { executeScenario } from '../run-scenario.js';
 import type { Area } from '../scenario.js';
 import { skippedResult } from '../scenario-result.js';
+import type { TargetData } from '../target.js';
 import { trxFactory } from '../trx-ids.js';
 import { WORKERS } from '../workers.js';
 
@@ -27,13 +27,17 @@ for (const m of cfg.msisdns) registerPhone(m);
 for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
 const plan = planRun(buildCatalogue(api), cfg);
 // The gate's pace is shared by the workers: each takes its part.
-const throttle = cfg.rateLimit ? new TokenBucket(cfg.rateLimit / WORKERS, 1) : undefined;
+const throttle = throttleOf(cfg.rateLimit ? cfg.rateLimit / WORKERS : undefined);
 let newTrxId: (() => string) | undefined;
+/** The target's history read again after the run's own invites (once, by the invites' worker). */
+let rediscovered: Promise<TargetData> | undefined;
 
 export interface Group {
   title: string;
   entries: PlannedScenario[];
   annotation: { type: string; description: string }[];
+  /** Its scenarios wait for the run's own invites, and run on the history read again after them. */
+  afterWrites?: true;
 }
 
 /** The longest a scenario may take: every request at its timeout (a read once more) and its waits, plus settling. */
@@ -49,26 +53,44 @@ function phase(entry: PlannedScenario): string {
   return use.writes === 0 ? 'refusals ' : entry.form === 'safe' ? 'safe ' : 'writes ';
 }
 
-/**
- * The tests of one area: one per endpoint and method (and, for invites, phase), each scenario a step. Few tests
- * keep a broken target's run short (Playwright starts a new worker after every failed test); every scenario
- * still reports itself, and the reporter writes one JUnit test case per scenario.
- */
-export function groupsFor(area: Area): Group[] {
-  const groups = new Map<string, PlannedScenario[]>();
-  for (const e of plan.entries.filter((x) => x.scenario.area === area)) {
-    const key = `${phase(e)}${e.scenario.endpoint} ${e.scenario.methods.join('+')}`;
-    groups.set(key, [...(groups.get(key) ?? []), e]);
-  }
-  return [...groups].map(([key, entries]) => ({
+/** Whether a planned scenario waits for the run's own invites (plan.ts, runsAfterWrites). */
+const waits = (e: PlannedScenario): boolean => run !== undefined && runsAfterWrites(e, run.data, plan);
+
+function group(key: string, entries: PlannedScenario[], afterWrites: boolean): Group {
+  return {
     title: `${key}: ${[...new Set(entries.flatMap((e) => e.scenario.clauses))].join(' ')}`,
     entries,
     // The reporter reads the planned scenarios from here, so a scenario that never reported is never lost.
     annotation: entries.map((e) => ({
       type: 'scenario',
-      description: JSON.stringify(skippedResult(e, 'did not report')),
+      description: JSON.stringify(skippedResult(e, 'did not report', 'inconclusive')),
     })),
-  }));
+    ...(afterWrites ? { afterWrites: true as const } : {}),
+  };
+}
+
+/**
+ * The tests of one area: one per endpoint and method (and, for invites, phase), each scenario a step. Few tests
+ * keep a broken target's run short (Playwright starts a new worker after every failed test); every scenario
+ * still reports itself, and the reporter writes one JUnit test case per scenario. The invite area ends with the
+ * scenarios of every area that wait for the run's own invites (they run in its worker, after them).
+ */
+export function groupsFor(area: Area): Group[] {
+  const groups = new Map<string, PlannedScenario[]>();
+  for (const e of plan.entries.filter((x) => x.scenario.area === area && !waits(x))) {
+    const key = `${phase(e)}${e.scenario.endpoint} ${e.scenario.methods.join('+')}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const later = new Map<string, PlannedScenario[]>();
+  if (area === 'invite')
+    for (const e of plan.entries.filter(waits)) {
+      const key = `after writes ${e.scenario.area} ${e.scenario.endpoint} ${e.scenario.methods.join('+')}`;
+      later.set(key, [...(later.get(key) ?? []), e]);
+    }
+  return [
+    ...[...groups].map(([key, entries]) => group(key, entries, false)),
+    ...[...later].map(([key, entries]) => group(key, entries, true)),
+  ];
 }
 
 interface H2H {
@@ -84,39 +106,35 @@ export const test = base.extend<{ h2h: H2H }>({
     if (!run)
       throw new Error('no run file: the gate runs through its global setup (h2h contract, or npx playwright test)');
     newTrxId ??= trxFactory(`${run.runId}W${testInfo.workerIndex}`);
-    const deps: RunDeps = {
-      api,
-      target: { ...cfg, apiKey },
-      data: run.data,
-      raw: httpSend(cfg.baseUrl, cfg.timeoutMs),
-      policy: { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) },
-      ledger: new InviteLedger(cfg.maxInvites, run.ledgerFile),
-      newTrxId,
-      settleMs: cfg.settleMs,
-      deviations: cfg.deviations,
-      strict: cfg.strict,
-      ...(cfg.knownStatuses ? { knownStatuses: cfg.knownStatuses } : {}),
-      ...(cfg.knownHttpStatuses ? { knownHttpStatuses: cfg.knownHttpStatuses } : {}),
-      generation: { seed: cfg.seed, examples: cfg.examples },
-      failures: { dir: join(cfg.reportsDir, 'failures'), baseUrl: cfg.baseUrl },
-    };
+    const target = { ...cfg, apiKey };
+    const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
+    const deps = runDeps(api, target, run.data, raw, newTrxId, {
+      ...cfg,
+      ledgerFile: run.ledgerFile,
+      ...(throttle ? { throttle } : {}),
+      failuresDir: join(cfg.reportsDir, 'failures'),
+    });
     await use({
       run: async (group) => {
-        testInfo.setTimeout(group.entries.reduce((sum, e) => sum + budgetMs(e), 0));
+        testInfo.setTimeout(group.entries.reduce((sum, e) => sum + budgetMs(e), 0) + 2 * cfg.timeoutMs);
+        if (group.afterWrites) {
+          rediscovered ??= discover(raw, deps.policy, target);
+          deps.data = await rediscovered;
+        }
         let skipped = 0;
         for (const entry of group.entries) {
-          const reason = dataSkip(entry, deps.data);
-          if (reason !== undefined) {
+          const notRun = dataSkip(entry, deps.data, group.afterWrites);
+          if (notRun !== undefined) {
             skipped++;
             await testInfo.attach('h2h-result', {
-              body: JSON.stringify(skippedResult(entry, reason)),
+              body: JSON.stringify(skippedResult(entry, notRun.reason, notRun.status)),
               contentType: 'application/json',
             });
             continue;
           }
           await test.step(entry.scenario.title, async () => {
             const result = await executeScenario(entry, deps);
-            if (result.status === 'skipped') skipped++;
+            if (result.status === 'skipped' || result.status === 'inconclusive') skipped++;
             await testInfo.attach('h2h-result', { body: JSON.stringify(result), contentType: 'application/json' });
             if (result.status === 'failed') {
               await testInfo.attach(`exchanges: ${entry.scenario.title}`, {
@@ -129,7 +147,7 @@ export const test = base.extend<{ h2h: H2H }>({
               .toEqual([]);
           });
         }
-        test.skip(skipped === group.entries.length, 'every scenario of this test was skipped (see the summary)');
+        test.skip(skipped === group.entries.length, 'no scenario of this test could judge (see the summary)');
       },
     });
   },

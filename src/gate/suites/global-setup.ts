@@ -59,7 +59,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     ...(cfg.rateLimit ? { throttle: new TokenBucket(cfg.rateLimit, 1) } : {}),
   };
   try {
-    const { saldo } = await preflight(raw, policy, apiKey, targetLabel);
+    const { saldo, refusedOn } = await preflight(raw, policy, apiKey, targetLabel);
+    if (refusedOn.length)
+      console.log(
+        `h2h contract: the key was refused on ${refusedOn.join(' and ')} only: the run goes on, and ENV-2 judges the difference`,
+      );
     console.log(
       `h2h contract: seed ${cfg.seed} (--seed ${cfg.seed} generates the same cases again), ${cfg.examples} examples`,
     );
@@ -80,7 +84,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       );
     }
     if (!data.record)
-      console.log('h2h contract: the account has no history: scenarios that take their data from it are skipped');
+      console.log(
+        cfg.allowWrites
+          ? 'h2h contract: the account has no history: what takes its data from it runs after the run’s own invites'
+          : 'h2h contract: the account has no history: what takes its data from it is inconclusive (allow writes, or use an account with history)',
+      );
     return async () => {
       remove();
       await close();

@@ -1,0 +1,214 @@
+import { TransportError } from '../client/transport.js';
+import { bodyOf, saldoOf } from '../openapi/exchange.js';
+import type { ApiModel } from '../openapi/load.js';
+import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
+import type { GeneratedCase } from './generated/cases.js';
+import { type InviteIntent, type InviteOutcome, NotSent, replaysAnother } from './invite-ledger.js';
+import type { RunDeps } from './run-deps.js';
+import { PreconditionFailed, type ScenarioContext, type SendOptions } from './scenario.js';
+import type { Observation } from './scenario-result.js';
+import { RateLimited, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
+
+/** What a scenario sent and saw while it ran: the verdict step (verdict.ts) judges from this. */
+export interface Recording {
+  /** Every answer it received (quiet ones only when a generated case adopted them), in order. */
+  exchanges: Exchange[];
+  /** Generated cases and their answers: judged by judgeCase, not again with the rest. */
+  generated: Map<Exchange, GeneratedCase>;
+  /** Guarded invites answered as a replay of the first invite of their trx_id: INV-2 does not judge them. */
+  replays: Set<Exchange>;
+  /** Refusal-intent invites seen accepted, by class: taken back if the class's clause holds. */
+  acceptedRefusals: Map<InviteIntent['clause'], number>;
+  notes: TrafficNotes;
+  observations: Observation[];
+  invitesSent: number;
+  /** Clauses quiet requests were judged by and kept (a property that found nothing). */
+  judgedQuietly: Set<ClauseId>;
+  /** The longest settle, in milliseconds. */
+  settleMs?: number;
+}
+
+/** The invite's trx_id, whichever name carried it. */
+function trxIdOf(api: ApiModel, params: Params): string | undefined {
+  const v = api.foldRequest('invite-member', params).params.trx_id;
+  return v === undefined ? undefined : String(v);
+}
+
+/**
+ * The context one scenario runs with, and the recording it fills. Every request goes through the send policy;
+ * every invite through the ledger. Two facts of the account are learned on the way, so that a refusal the
+ * account's state explains is never taken for a breach: the price of one invite (a balance read that dropped
+ * after exactly one invite was carried out), and, when an invite a conformant API carries out is refused, the
+ * balance right after it: below the price seen (or nothing left), the scenario is inconclusive, not failed.
+ */
+export function buildContext(
+  title: string,
+  form: ScenarioContext['form'],
+  deps: RunDeps,
+): {
+  ctx: ScenarioContext;
+  recording: Recording;
+} {
+  const { api, ledger } = deps;
+  const recording: Recording = {
+    exchanges: [],
+    generated: new Map(),
+    replays: new Set(),
+    acceptedRefusals: new Map(),
+    notes: { flaky: [], waits: [] },
+    observations: [],
+    invitesSent: 0,
+    judgedQuietly: new Set(),
+  };
+  // The last balance read, and the invites carried out since it: a drop after exactly one is its price.
+  let lastSaldo: number | undefined;
+  let carriedSince = 0;
+  const learn = (ex: Exchange): void => {
+    const saldo = saldoOf(ex);
+    if (ex.endpoint !== 'saldo-user' || saldo === undefined) return;
+    if (lastSaldo !== undefined && saldo < lastSaldo && carriedSince === 1) ledger.notePrice(lastSaldo - saldo);
+    // A balance that has not moved yet may still show the charge of the invites since (a provider may charge late).
+    if (saldo !== lastSaldo) {
+      lastSaldo = saldo;
+      carriedSince = 0;
+    }
+  };
+  const send = async (
+    endpoint: Exchange['endpoint'],
+    method: Method,
+    params: Params,
+    opts: SendOptions = {},
+  ): Promise<Exchange> => {
+    const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, deps.policy, recording.notes);
+    if (!opts.quiet) recording.exchanges.push(ex);
+    learn(ex);
+    return ex;
+  };
+  const settleInvite = (intent: InviteIntent, trx: string | undefined, outcome: InviteOutcome): void => {
+    ledger.settle(intent, trx, outcome);
+    if (intent.expect === 'refusal' && outcome === 'accepted')
+      recording.acceptedRefusals.set(intent.clause, (recording.acceptedRefusals.get(intent.clause) ?? 0) + 1);
+  };
+  const admitInvite = (intent: InviteIntent, trx: string | undefined, count: number): void => {
+    if (intent.expect === 'success' && !deps.target.allowWrites)
+      throw new Error(`${title}: an invite that could succeed, without writes allowed`);
+    ledger.admit(intent, trx, count);
+    recording.invitesSent += count;
+  };
+  /** An invite a conformant API carries out was refused: is the balance the reason? Then nothing can be judged. */
+  const explainRefusal = async (method: Method): Promise<void> => {
+    const after = saldoOf(await send('saldo-user', method, { api_key: deps.target.apiKey }));
+    if (after === undefined) return;
+    const price = ledger.price;
+    const carried = ledger.carriedOut.length;
+    if (price !== undefined && after < price)
+      throw new PreconditionFailed(
+        `the balance ran out after ${carried} invite(s) of this run (${after} left, one costs ${price}): top it up or lower --max-invites`,
+      );
+    if (price === undefined && after <= 0)
+      throw new PreconditionFailed(
+        `the account's balance (${after}) covers no invite: top it up to judge what needs a successful invite`,
+      );
+  };
+  const sendInvite = async (
+    method: Method,
+    params: Params,
+    intent: InviteIntent,
+    opts: SendOptions = {},
+  ): Promise<Exchange> => {
+    const trx = trxIdOf(api, params);
+    let ex: Exchange;
+    try {
+      ex = await send('invite-member', method, params, opts);
+    } catch (err) {
+      if (err instanceof TransportError) settleInvite(intent, trx, 'unknown');
+      throw err;
+    }
+    // An invite of a used trx_id (a guarded one, an INV-5 repeat) answered with the first invite's answer, another
+    // member's, is a replay: it carried nothing out.
+    const replay = intent.expect === 'refusal' && replaysAnother(api, params, ex);
+    if (replay) recording.replays.add(ex);
+    const ok = bodyOf(ex)?.ok === true;
+    settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
+    if (intent.expect === 'success' && ok) {
+      ledger.noteCarriedOut(trx);
+      carriedSince++;
+    }
+    if (intent.expect === 'success' && !ok) await explainRefusal(method);
+    return ex;
+  };
+  const ctx: ScenarioContext = {
+    target: deps.target,
+    data: deps.data,
+    form,
+    generation: deps.generation,
+    newTrxId: deps.newTrxId,
+    send: (endpoint, method, params, opts) => send(endpoint, method, params, opts),
+    async invite(method, params, intent, opts) {
+      admitInvite(intent, trxIdOf(api, params), 1);
+      return sendInvite(method, params, intent, opts);
+    },
+    generated(c, ex) {
+      recording.generated.set(ex, c);
+      if (!recording.exchanges.includes(ex)) recording.exchanges.push(ex);
+    },
+    async inviteBatch(requests) {
+      for (const r of requests) ledger.ensureAllowed(r.intent, trxIdOf(api, r.params));
+      ledger.admitRoom(requests.length);
+      for (const r of requests) admitInvite(r.intent, trxIdOf(api, r.params), 1);
+      return Promise.all(requests.map((r) => sendInvite(r.method, r.params, r.intent)));
+    },
+    async inviteAll(requests, clause: ClauseId) {
+      const trx = trxIdOf(api, requests[0]?.params ?? {});
+      const refusal: InviteIntent = { expect: 'refusal', clause };
+      admitInvite({ expect: 'success', clause }, trx, 1);
+      admitInvite(refusal, trx, requests.length - 1);
+      const settled = await Promise.allSettled(requests.map((r) => send('invite-member', r.method, r.params)));
+      let accepted = 0;
+      for (const s of settled) {
+        if (s.status === 'rejected') {
+          if (s.reason instanceof TransportError) settleInvite(refusal, trx, 'unknown');
+        } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) settleInvite(refusal, trx, 'accepted');
+      }
+      if (accepted > 0) {
+        ledger.noteCarriedOut(trx);
+        carriedSince++;
+      }
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failed) throw failed.reason;
+      if (accepted === 0) await explainRefusal(requests[0]?.method ?? 'POST');
+      return settled.map((s) => (s as PromiseFulfilledResult<Exchange>).value);
+    },
+    async settle(read, done) {
+      const t0 = performance.now();
+      let pause = 50;
+      let ex = await read();
+      while (!done(ex) && performance.now() - t0 < deps.settleMs) {
+        await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, deps.settleMs - (performance.now() - t0)))));
+        pause = Math.min(pause * 1.5, 500);
+        ex = await read();
+      }
+      recording.settleMs = Math.max(recording.settleMs ?? 0, Math.round(performance.now() - t0));
+      return ex;
+    },
+    noteJudged(clauses) {
+      for (const c of clauses) recording.judgedQuietly.add(c);
+    },
+    observe(o) {
+      recording.observations.push(o);
+    },
+    ownTrxIds: () => ledger.carriedOut,
+  };
+  return { ctx, recording };
+}
+
+/** Why a scenario stopped before it judged: skipped (the user's choice), or inconclusive (it could not). */
+export function stoppedBy(err: unknown): { status: 'skipped' | 'inconclusive'; reason: string } | undefined {
+  if (err instanceof TransportError)
+    return { status: 'inconclusive', reason: `no answer: ${err.reason}: ${err.message}` };
+  if (err instanceof NotSent) return { status: err.why === 'cap' ? 'skipped' : 'inconclusive', reason: err.message };
+  if (err instanceof PreconditionFailed) return { status: 'inconclusive', reason: err.message };
+  if (err instanceof RateLimited)
+    return { status: 'inconclusive', reason: `${err.message}: raise --max-wait, or lower --rate-limit` };
+  return undefined;
+}

@@ -1,0 +1,116 @@
+import { judgeClauses } from '../checks/judge.js';
+import { bodyOf } from '../openapi/exchange.js';
+import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
+import { learnPhones, redact, redactValue } from '../redact.js';
+import { saveFailure, saveScenarioFailure } from './generated/failures.js';
+import { judgeCase, judgeReceived } from './generated/judge-case.js';
+import type { PlannedScenario } from './plan.js';
+import type { RunDeps } from './run-deps.js';
+import type { Judgement } from './scenario.js';
+import type { Recording } from './scenario-context.js';
+import { findingKey, findingLines, type ScenarioResult, showExchange, skippedResult } from './scenario-result.js';
+
+/** How a scenario's run ended before the verdict: its judgements, or why it stopped. */
+export type Ending =
+  | { judgements: Judgement[] }
+  | { stopped: { status: 'skipped' | 'inconclusive'; reason: string }; transport?: string };
+
+/** The kind of a refusal, for the run's tally: `HTTP 403 FORBIDDEN`. */
+function refusalKind(ex: Exchange): string | undefined {
+  const body = bodyOf(ex);
+  if (body?.ok === true) return undefined;
+  return `HTTP ${ex.httpStatus} ${body ? String(body.status) : '(not the envelope)'}`;
+}
+
+/**
+ * The verdict of one scenario: its own judgements, plus every answer it received judged by every clause that
+ * one answer can break (each finding under its own clause, wherever it was found). Findings of clauses marked
+ * as known deviations become warnings; drift fails only a strict run. A scenario that stopped is skipped (the
+ * user's choice) or inconclusive (it could not judge), and its answers are still judged.
+ */
+export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, ending: Ending): ScenarioResult {
+  const { api, ledger } = deps;
+  const result = skippedResult(entry, '');
+  result.status = 'passed';
+  delete result.skipReason;
+  const findings: Finding[] = [];
+  const judged = new Set<ClauseId>();
+  if ('judgements' in ending)
+    for (const j of ending.judgements) {
+      judged.add(j.clause);
+      findings.push(...judgeClauses(api, [j.clause], j.evidence));
+    }
+  for (const id of rec.judgedQuietly) judged.add(id);
+  const drift = new Map<string, Drift>();
+  const failingCases: Exchange[] = [];
+  for (const ex of rec.exchanges) {
+    const c = rec.generated.get(ex);
+    const own = c ? judgeCase(api, c, ex) : judgeReceived(api, ex, rec.replays.has(ex));
+    for (const id of own.judged) judged.add(id);
+    findings.push(...own.findings);
+    const failing = own.findings.filter((f) => !deps.deviations.some((d) => d.clause === f.clause));
+    if (c && failing.length) {
+      failingCases.push(ex);
+      if (deps.failures)
+        result.failures.push(
+          saveFailure(deps.failures.dir, entry.scenario.title, c, ex, failing, findingLines(failing), {
+            seed: deps.generation.seed,
+            baseUrl: deps.failures.baseUrl,
+            apiKey: deps.target.apiKey,
+            msisdns: deps.target.msisdns,
+          }),
+        );
+    }
+    for (const d of api.drift(ex.endpoint, ex.body, {
+      ...(deps.knownStatuses ? { knownStatuses: deps.knownStatuses } : {}),
+      ...(deps.knownHttpStatuses ? { knownHttpStatuses: deps.knownHttpStatuses } : {}),
+      httpStatus: ex.httpStatus,
+    }))
+      drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
+    const kind = refusalKind(ex);
+    result.answers.total++;
+    if (kind) result.answers.refusals[kind] = (result.answers.refusals[kind] ?? 0) + 1;
+    learnPhones(ex.params);
+    learnPhones(ex.body);
+  }
+  const unique = [...new Map(findings.map((f) => [findingKey(f), f])).values()];
+  // An accepted invite of a refusal class whose clause was judged here and holds was legal (INV-5: a repeat
+  // answered as an idempotent replay, charged once): the class stays open and the cap gets its room back.
+  for (const [clause, count] of rec.acceptedRefusals)
+    if (judged.has(clause as ClauseId) && !unique.some((f) => f.clause === clause)) ledger.reopen(clause, count);
+  for (const f of unique) {
+    const dev = deps.deviations.find((d) => d.clause === f.clause);
+    if (dev) result.warned.push({ ...redactValue(f), reason: dev.reason });
+    else result.findings.push(redactValue(f));
+  }
+  result.judged = [...judged];
+  result.drift = [...drift.values()];
+  result.lines = findingLines(result.findings);
+  result.flaky = rec.notes.flaky.map(redact);
+  result.waits = { count: rec.notes.waits.length, ms: rec.notes.waits.reduce((a, w) => a + w.ms, 0) };
+  result.invites.sent = rec.invitesSent;
+  result.observations = rec.observations;
+  if (rec.settleMs !== undefined) result.settleMs = rec.settleMs;
+  if ('stopped' in ending) {
+    result.skipReason = redact(ending.stopped.reason);
+    if (ending.transport) result.transport = redact(ending.transport);
+  }
+  if (deps.strict)
+    result.lines.push(
+      ...result.drift.map((d) => `drift (strict) ${d.endpoint} ${d.kind} ${d.path}${d.value ? ` = ${d.value}` : ''}`),
+    );
+  // The requests and responses are the evidence of a failure; a passing scenario carries none (a coverage
+  // scenario sends a hundred), and a failing one at most 50, its failing generated cases first.
+  if (result.lines.length || 'stopped' in ending)
+    result.exchanges = [...new Set([...failingCases, ...rec.exchanges])].slice(0, 50).map(showExchange);
+  if (result.findings.length && entry.scenario.replay === 'rerun' && deps.failures)
+    result.failures.push(
+      saveScenarioFailure(deps.failures.dir, entry.scenario.title, result.lines, {
+        seed: deps.generation.seed,
+        baseUrl: deps.failures.baseUrl,
+      }),
+    );
+  if (result.lines.length) result.status = 'failed';
+  else if ('stopped' in ending) result.status = ending.stopped.status;
+  return result;
+}
