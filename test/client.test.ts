@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import zlib from 'node:zlib';
 import { callApi } from '../src/client/client.ts';
+import { ACCEPT_ENCODING } from '../src/client/codings.ts';
 
 // The client reads the provider's answer as the provider may write it: a JSON body after a byte-order mark (some
 // frameworks write one) is JSON; anything else that is not JSON has no body to judge.
@@ -27,5 +29,78 @@ describe('the client reads answers', () => {
     const junk = await callApi({ baseUrl, endpoint: 'cek-trx-id', method: 'GET', params: { api_key: 'k' } });
     assert.equal(junk.exchange?.body, undefined);
     assert.equal(junk.exchange?.bodyText, '\uFEFF not json');
+  });
+});
+
+describe('the client decodes content codings, within the body cap', () => {
+  const ENVELOPE = Buffer.from('{"ok":true,"status":"SUCCESS","saldo":7}');
+  const encoders: Record<string, (b: Buffer) => Buffer> = {
+    gzip: (b) => zlib.gzipSync(b),
+    deflate: (b) => zlib.deflateSync(b),
+    'deflate-raw': (b) => zlib.deflateRawSync(b),
+    br: (b) => zlib.brotliCompressSync(b),
+    'gzip, br': (b) => zlib.brotliCompressSync(zlib.gzipSync(b)),
+  };
+  let server: Server;
+  let baseUrl = '';
+  let accepted = '';
+  // 10 MiB of spaces, gzip: 10 KiB on the wire (made before anything is measured).
+  const bomb = zlib.gzipSync(Buffer.alloc(10 * 1024 * 1024, 32), { level: 9 });
+  before(async () => {
+    server = createServer((req, res) => {
+      accepted = String(req.headers['accept-encoding'] ?? '');
+      const coding = decodeURIComponent(new URL(req.url ?? '/', 'http://x').searchParams.get('coding') ?? '');
+      res.setHeader('content-type', 'application/json');
+      if (coding === 'bomb') {
+        res.setHeader('content-encoding', 'gzip');
+        return res.end(bomb);
+      }
+      if (coding === 'compress' || coding === 'garbage') {
+        res.setHeader('content-encoding', coding === 'compress' ? 'compress' : 'gzip');
+        return res.end(Buffer.from('not compressed at all'));
+      }
+      const encode = encoders[coding];
+      if (encode) res.setHeader('content-encoding', coding === 'deflate-raw' ? 'deflate' : coding);
+      res.end(encode ? encode(ENVELOPE) : ENVELOPE);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const call = (coding: string, bodyCap?: number) =>
+    callApi({
+      baseUrl,
+      endpoint: 'saldo-user',
+      method: 'GET',
+      params: { coding },
+      ...(bodyCap ? { bodyCap } : {}),
+    });
+
+  it('asks for every coding it decodes, and decodes gzip, deflate (zlib or raw), br and stacked codings', async () => {
+    for (const coding of Object.keys(encoders)) {
+      const r = await call(coding);
+      assert.equal(r.error, undefined, `${coding}: ${r.error?.message}`);
+      assert.deepEqual(r.exchange?.body, { ok: true, status: 'SUCCESS', saldo: 7 }, coding);
+    }
+    assert.equal(accepted, ACCEPT_ENCODING);
+    assert.match(accepted, /^gzip, deflate, br/);
+  });
+
+  it('a coding it cannot decode, or a body not valid in its coding, is content_coding, named', async () => {
+    const unknown = await call('compress');
+    assert.equal(unknown.error?.reason, 'content_coding');
+    assert.equal(unknown.error?.message, "content coding 'compress' not supported");
+    const garbage = await call('garbage');
+    assert.equal(garbage.error?.reason, 'content_coding');
+    assert.match(garbage.error?.message ?? '', /not valid gzip/);
+  });
+
+  it('a small body that decodes past the cap is body_too_large, and never held whole in memory', async () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const r = await call('bomb', 1024 * 1024);
+    assert.equal(r.error?.reason, 'body_too_large');
+    assert.match(r.error?.message ?? '', /once decoded/);
+    const grew = process.memoryUsage().arrayBuffers - before;
+    assert.ok(grew < 4 * 1024 * 1024, `buffers grew ${(grew / 1024 / 1024).toFixed(1)} MiB for a 10 MiB body`);
   });
 });

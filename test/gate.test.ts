@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { nearMissKeys } from '../src/gate/generated/cases.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
+import { TRX_KINDS } from '../src/gate/trx-ids.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
-import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
-import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
-import { everyByteWritten, ROOT, runCli, writeTargetFlags } from './helpers.ts';
+import { everyByteWritten, ROOT, runCli, violated } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
 let runs = 0;
@@ -31,19 +30,17 @@ async function gate(args: string[], env: NodeJS.ProcessEnv = {}) {
   return { ...r, reports, summary, console: r.stdout + r.stderr };
 }
 
-const failedClauses = (s: ContractSummary | undefined): string[] =>
-  (s?.clauses ?? []).filter((c) => c.status === 'failed').map((c) => c.id);
-
 describe('h2h contract against the embedded simulator', () => {
   it('passes with no flags, writes included, and the summary lists every clause as passed', async () => {
     const r = await gate([]);
     assert.equal(r.code, 0, r.console.slice(-3000));
     assert.deepEqual(
       r.summary?.clauses.map((c) => [c.id, c.status]),
-      CLAUSE_IDS.map((id) => [id, 'passed']),
+      CLAUSE_IDS.map((id) => [id, 'held']),
     );
     assert.equal(r.summary?.allowWrites, true);
     assert.equal(r.summary?.totals.skipped, 0);
+    assert.equal(r.summary?.totals.inconclusive, 0);
     assert.match(
       r.console,
       /spend: at most \d+ invite\(s\) can be charged in this run \(--max-invites\): \d+ that a conformant API carries out/,
@@ -64,53 +61,6 @@ describe('h2h contract against the embedded simulator', () => {
     assert.equal(strict.code, 1);
     assert.equal(strict.summary?.result, 'failed');
   });
-});
-
-describe('mutation self-test: every fault of the catalog fails the gate on the clause it breaks', () => {
-  for (const fault of CONTRACT_FAULTS) {
-    it(`${fault.name} -> exit 1 naming ${fault.clause}`, async () => {
-      const r = await gate(['--simulator-fault', fault.name, '--settle', '1s']);
-      assert.equal(r.code, 1, r.console.slice(-2000));
-      assert.ok(
-        failedClauses(r.summary).includes(fault.clause),
-        `${fault.clause} in ${failedClauses(r.summary).join(', ')}`,
-      );
-      const c = r.summary?.clauses.find((x) => x.id === fault.clause);
-      assert.ok(c?.failures[0]?.endpoint, 'the summary names the failing endpoint');
-    });
-  }
-
-  // Two more readings, as real targets: the v1 legal profile behind a path prefix, and a reading that differs
-  // from the reference on every knob it can (the lag kept short of --settle).
-  const others: [string, string][] = [
-    ['legal', '/h2h/v1'],
-    [
-      'slot=random,order=shuffled,default-limit=10,max-limit=50,refusal-http=200,refusal-words=lower,message=present,member-form=08,extra=everywhere,content-type=params,post-body=json,saldo=big,lag=200ms',
-      '',
-    ],
-  ];
-  for (const [legal, prefix] of others) {
-    for (const fault of CONTRACT_FAULTS) {
-      it(`${fault.name} against ${legal.split(',')[0]}${prefix ? ` behind ${prefix}` : ''} -> exit 1 naming ${fault.clause}`, async () => {
-        const sim = await startSimulator({ prefix, reading: parseReading(legal), fault: { name: fault.name } });
-        try {
-          const r = await gate([...writeTargetFlags(sim), '--settle', '1s', '--grep', fault.clause]);
-          assert.equal(r.code, 1, r.console.slice(-2000));
-          assert.ok(
-            failedClauses(r.summary).includes(fault.clause),
-            `${fault.clause} in ${failedClauses(r.summary).join(', ')}`,
-          );
-          if (prefix)
-            assert.ok(
-              sim.log.every((e) => e.path.startsWith(`${prefix}/api/`)),
-              'every request kept the prefix',
-            );
-        } finally {
-          await sim.close();
-        }
-      });
-    }
-  }
 });
 
 describe('secrets and money', () => {
@@ -168,24 +118,41 @@ describe('secrets and money', () => {
         [],
       );
       assert.equal(sim.state.saldo(sim.fixture.suite.account), before);
-      const skipped = r.summary?.clauses.filter((c) => c.status === 'skipped').map((c) => c.id);
-      assert.deepEqual(skipped, ['BAL-2', 'INV-1', 'INV-2', 'INV-5', 'INV-6']);
-      assert.match(r.summary?.clauses.find((c) => c.id === 'INV-5')?.skipReasons[0] ?? '', /--allow-writes/);
+      const notJudged = r.summary?.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
+      assert.deepEqual(notJudged, ['BAL-2', 'INV-1', 'INV-2', 'INV-5', 'INV-6']);
+      assert.match(r.summary?.clauses.find((c) => c.id === 'INV-5')?.reasons[0] ?? '', /--allow-writes/);
+      assert.equal(r.summary?.result, 'held', 'what read-only leaves out is the user’s choice, not inconclusive');
     } finally {
       await sim.close();
     }
   });
 
-  it('an account with no history skips the data-driven tests with a visible reason', async () => {
+  it('read-only on an account with no history: exit 4 naming each inconclusive clause and its cause', async () => {
     const sim = await startSimulator();
     try {
       const empty = sim.fixture.accounts.find((a) => a.id === 'empty');
-      const r = await gate(['--base-url', sim.url, '--api-key', empty?.api_key ?? '']);
-      assert.equal(r.code, 0, r.console.slice(-2000));
+      const args = ['--base-url', sim.url, '--api-key', empty?.api_key ?? ''];
+      const r = await gate(args);
+      assert.equal(r.code, 4, r.console.slice(-2000));
+      assert.equal(r.summary?.result, 'inconclusive');
       assert.match(r.console, /the account has no history/);
-      const his3 = r.summary?.clauses.find((c) => c.id === 'HIS-3');
-      assert.equal(his3?.status, 'skipped');
-      assert.match(his3?.skipReasons[0] ?? '', /the account has no history/);
+      const inconclusive = r.summary?.clauses.filter((c) => c.status === 'inconclusive') ?? [];
+      for (const id of ['HIS-3', 'HIS-4', 'HIS-5', 'TRX-1'])
+        assert.ok(
+          inconclusive.some((c) => c.id === id),
+          `${id} inconclusive: ${inconclusive.map((c) => c.id)}`,
+        );
+      for (const c of inconclusive) assert.ok(c.causes.length > 0, `${c.id} says why`);
+      assert.match(inconclusive.find((c) => c.id === 'HIS-3')?.causes.join(' ') ?? '', /no history: .*allow writes/);
+      assert.match(inconclusive.find((c) => c.id === 'TRX-1')?.causes.join(' ') ?? '', /pass --trx-id/);
+      assert.deepEqual(violated(r.summary), [], 'nothing is violated');
+      const md = readFileSync(join(r.reports, 'contract-summary.md'), 'utf8');
+      assert.match(md, /^# H2H contract: \*inconclusive\*/);
+      assert.match(md, /\| HIS-3 \| \*inconclusive\* \|[^\n]*no history/);
+      const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
+      assert.match(junit, /<system-out>inconclusive: no history/);
+      const allowed = await gate([...args, '--allow-inconclusive']);
+      assert.equal(allowed.code, 0, '--allow-inconclusive makes it 0');
     } finally {
       await sim.close();
     }
@@ -215,7 +182,7 @@ describe('configuration and failures of the run itself', () => {
     assert.equal(r.status, 0, (r.stdout + r.stderr).slice(-2000));
     const summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
     assert.equal(summary.strict, true, 'the H2H_* environment was read');
-    assert.equal(summary.clauses.find((c) => c.id === 'BAL-1')?.status, 'passed');
+    assert.equal(summary.clauses.find((c) => c.id === 'BAL-1')?.status, 'held');
   });
 
   it('an unreachable target exits 2, reported as such', async () => {
@@ -271,14 +238,26 @@ describe('configuration and failures of the run itself', () => {
     }
   });
 
-  it('a clause marked as a known deviation is reported as warn with its reason, not failed', async () => {
+  it("a known deviation is not judged, with its reason; it never hides another clause's finding", async () => {
     const p = join(tmp, 'deviation.yaml');
     writeFileSync(p, 'deviations:\n  - clause: TRX-2\n    reason: provider ticket H2H-42, fix due in December\n');
     const r = await gate(['--config', p, '--simulator-fault', 'lookup-phantom']);
     assert.equal(r.code, 0, r.console.slice(-2000));
     const trx2 = r.summary?.clauses.find((c) => c.id === 'TRX-2');
-    assert.equal(trx2?.status, 'warn');
+    assert.equal(trx2?.status, 'not-judged');
     assert.match(trx2?.warnings[0]?.reason ?? '', /H2H-42/);
+    assert.match(trx2?.reasons.join(' ') ?? '', /a known deviation: provider ticket H2H-42/);
+    // HIS-2 broken (limit 10 and more answers one record more), found also by AUTH-1 and ENV-4 scenarios: a
+    // deviation for AUTH-1 does not hide it, and it is counted under HIS-2 wherever it was found.
+    writeFileSync(p, 'deviations:\n  - clause: AUTH-1\n    reason: provider ticket H2H-7\n');
+    const his2 = await gate(['--config', p, '--simulator-fault', 'limit-over-from-10']);
+    assert.equal(his2.code, 1, his2.console.slice(-2000));
+    assert.deepEqual(violated(his2.summary), ['HIS-2']);
+    const tests = new Set(his2.summary?.clauses.find((c) => c.id === 'HIS-2')?.failures.map((f) => f.test));
+    assert.ok(
+      [...tests].some((t) => !t.includes('HIS-2')),
+      `found by scenarios of other clauses too: ${[...tests].join('; ')}`,
+    );
   });
 
   it('a transport error is retried once and marked flaky; a contract failure is never retried', async () => {
@@ -296,10 +275,10 @@ describe('configuration and failures of the run itself', () => {
     try {
       const r = await gate(['--base-url', phantom.url, '--api-key', phantom.apiKey, '--grep', 'TRX-2']);
       assert.equal(r.code, 1);
-      const lookups = phantom.log.filter(
-        (e) => e.endpoint === 'cek-trx-id' && String(e.params?.trx_id).endsWith('-NOPE'),
-      );
-      assert.equal(lookups.length, 2, 'one request per method, no retry');
+      // TRX-2 looks up one fresh ID of every kind per method: each once, never again.
+      const lookups = phantom.log.filter((e) => e.endpoint === 'cek-trx-id').map((e) => String(e.params?.trx_id));
+      assert.equal(new Set(lookups).size, lookups.length, 'no lookup sent twice');
+      assert.equal(lookups.length, 2 * TRX_KINDS.length, 'every kind of ID, on each method');
     } finally {
       await phantom.close();
     }

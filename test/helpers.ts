@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Deviation } from '../src/gate/config.ts';
+import { type InProcessOptions, type RunResult, runInProcess } from '../src/gate/in-process-runner.ts';
+import { type ContractSummary, summarize } from '../src/gate/summary.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
 import { PROBE_DEFAULTS, type ProbeTarget } from '../src/probe/config.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
@@ -254,3 +258,30 @@ export function targetFor(sim: { url: string; apiKey: string }, over: Partial<Pr
     ...over,
   };
 }
+
+/**
+ * The gate run in this process (no Playwright) against a simulator as its embedded target, summarized as the
+ * reporter does: the same planner, executor and summary as `h2h contract`, a few seconds faster per run.
+ */
+export async function gateInProcess(
+  sim: Simulator,
+  opts: Partial<InProcessOptions> & { deviations?: Deviation[] } = {},
+): Promise<{ run: RunResult; summary: ContractSummary }> {
+  const t = embeddedTarget(sim);
+  const settings = { maxInvites: t.maxInvites, settleMs: 1000, seed: 1, ...opts };
+  const run = await runInProcess(loadApiModel(), t, settings);
+  const summary = summarize(run.results, {
+    target: sim.url,
+    allowWrites: true,
+    strict: settings.strict ?? false,
+    cap: settings.maxInvites,
+    settleMs: settings.settleMs,
+    seed: settings.seed,
+    deviations: settings.deviations ?? [],
+  });
+  return { run, summary };
+}
+
+/** The clauses a summary names violated, in clause order. */
+export const violated = (s: ContractSummary | undefined): string[] =>
+  (s?.clauses ?? []).filter((c) => c.status === 'violated').map((c) => c.id);

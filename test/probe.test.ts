@@ -17,6 +17,7 @@ import { Probe } from '../src/probe/probe.ts';
 import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
+import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { freePort, ROOT, runCli, samples, startCli, startProbe, targetFor } from './helpers.ts';
 
@@ -76,7 +77,7 @@ describe('each check: one bounded reason, within its deadline', () => {
     ['http-500-html', 'saldo-user', 'http_status'],
     ['invalid-json', 'saldo-user', 'json_parse'],
     ['oversized-body', 'saldo-user', 'body_too_large'],
-    ['envelope-no-status', 'saldo-user', 'envelope'],
+    ['gzip-bomb', 'saldo-user', 'body_too_large'],
     ['saldo-as-string', 'saldo-user', 'schema'],
     ['history-date-format', 'history-transaksi', 'schema'],
     ['limit-ignored', 'history-transaksi', 'clause'],
@@ -91,6 +92,30 @@ describe('each check: one bounded reason, within its deadline', () => {
       if (want === 'clause' || want === 'schema') assert.ok(r.findings.length > 0);
     });
   }
+
+  it('a round against a provider that compresses its answers (gzip) succeeds on every endpoint', async () => {
+    const gz = await startSimulator({ reading: parseReading('content-coding=gzip') });
+    try {
+      const p = new Probe(api, cfgFor(gz), quiet);
+      const round = await p.cycle();
+      assert.deepEqual(
+        round.map((r) => [r.endpoint, r.success ? 'success' : `${r.reason}: ${r.message}`]),
+        READ_ONLY_ENDPOINTS.map((e) => [e, 'success']),
+      );
+      assert.ok(gz.log.length > 0);
+    } finally {
+      await gz.close();
+    }
+  });
+
+  it('a JSON answer without the envelope -> envelope', async () => {
+    const odd = await oddServer(200, { 'content-type': 'application/json' }, '{"saldo": 5}');
+    try {
+      assert.equal((await check('saldo-user', { name: 'x', baseUrl: odd.url, apiKey: 'k' })).reason, 'envelope');
+    } finally {
+      await odd.close();
+    }
+  });
 
   it('a refused connection -> connect; a wrong key -> refused; a redirect or a non-JSON 200 -> http_status / content_type', async () => {
     assert.equal(
@@ -183,6 +208,17 @@ describe('memory stays bounded', () => {
         sim.setFault({ name: fault });
         for (let i = 0; i < 150; i++) await p.cycle();
       }
+      // 10 MiB once decoded, 10 KiB on the wire: never decoded past the cap, so buffers stay small at every round.
+      sim.setFault({ name: 'gzip-bomb' });
+      await p.cycle();
+      let peak = 0;
+      const buffers = process.memoryUsage().arrayBuffers;
+      for (let i = 0; i < 30; i++) {
+        await p.cycle();
+        peak = Math.max(peak, process.memoryUsage().arrayBuffers - buffers);
+      }
+      // A round's three probes decoded whole would hold 30 MiB; cut at the 1 MiB cap, a few MiB (garbage included).
+      assert.ok(peak < 16 * 1024 * 1024, `buffers peaked ${(peak / 1024 / 1024).toFixed(1)} MiB above the start`);
       const end = heap();
       assert.ok(
         end - start < 8 * 1024 * 1024,
@@ -194,6 +230,10 @@ describe('memory stays bounded', () => {
         /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="body_too_large"\} (1[5-9]\d|[2-9]\d\d)/,
       );
       assert.match(metrics.body, /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="timeout"\} 150/);
+      assert.match(
+        metrics.body,
+        /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="body_too_large"\} (1[89]\d|[2-9]\d\d)/,
+      );
     } finally {
       await sim.close();
     }

@@ -11,13 +11,10 @@ export const bal2 = defineCheck({
   run(ev, { api }) {
     const { invite, saldoBefore, saldoAfter } = ev;
     if (bodyOf(invite)?.ok !== true) return [];
+    // A balance that cannot be read is BAL-1's finding; BAL-2 has nothing to compare (the scenario says so).
     const before = saldoOf(saldoBefore);
     const after = saldoOf(saldoAfter);
-    if (before === undefined || after === undefined) {
-      return [
-        finding(api, 'BAL-2', saldoAfter, '$.saldo', 'a balance before and after the invite', `${before} / ${after}`),
-      ];
-    }
+    if (before === undefined || after === undefined) return [];
     return after > before
       ? [finding(api, 'BAL-2', saldoAfter, '$.saldo', `<= ${before} (the balance before the invite)`, after)]
       : [];

@@ -17,6 +17,8 @@ export interface Recording {
   generated: Map<Exchange, GeneratedCase>;
   /** Guarded invites answered as a replay of the first invite of their trx_id: INV-2 does not judge them. */
   replays: Set<Exchange>;
+  /** Answers to invites a clause says must be refused: judged by that clause (and the envelope's) only. */
+  mustRefuse: Set<Exchange>;
   /** Refusal-intent invites seen accepted, by class: taken back if the class's clause holds. */
   acceptedRefusals: Map<InviteIntent['clause'], number>;
   notes: TrafficNotes;
@@ -54,6 +56,7 @@ export function buildContext(
     exchanges: [],
     generated: new Map(),
     replays: new Set(),
+    mustRefuse: new Set(),
     acceptedRefusals: new Map(),
     notes: { flaky: [], waits: [] },
     observations: [],
@@ -129,6 +132,8 @@ export function buildContext(
     const replay = intent.expect === 'refusal' && replaysAnother(api, params, ex);
     if (replay) recording.replays.add(ex);
     const ok = bodyOf(ex)?.ok === true;
+    if (intent.expect === 'refusal' && intent.clause !== 'used-trx' && intent.clause !== 'unknown-product')
+      recording.mustRefuse.add(ex);
     settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
     if (intent.expect === 'success' && ok) {
       ledger.noteCarriedOut(trx);

@@ -45,7 +45,7 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   const failingCases: Exchange[] = [];
   for (const ex of rec.exchanges) {
     const c = rec.generated.get(ex);
-    const own = c ? judgeCase(api, c, ex) : judgeReceived(api, ex, rec.replays.has(ex));
+    const own = c ? judgeCase(api, c, ex) : judgeReceived(api, ex, rec.replays.has(ex), rec.mustRefuse.has(ex));
     for (const id of own.judged) judged.add(id);
     findings.push(...own.findings);
     const failing = own.findings.filter((f) => !deps.deviations.some((d) => d.clause === f.clause));

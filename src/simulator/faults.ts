@@ -12,11 +12,18 @@ export interface Fault {
   name: string;
   /** The clause this fault breaks; absent for transport faults. */
   clause?: ClauseId;
+  /**
+   * Clauses the same breach breaks too, by their own words (a history filter alias that is ignored breaks ENV-3
+   * and the filter's own clause): the mutation self-test expects exactly `clause` and these.
+   */
+  also?: readonly ClauseId[];
   description: string;
   /** Rewrites the request before the business rules see it (names as sent). */
   request?: (raw: Params, endpoint: Endpoint) => Params;
   /** Rewrites a successful answer's body in place, after the business rules. */
   answer?: (body: Record<string, unknown>, ctx: RewriteContext) => void;
+  /** Rewrites a refusal's body in place. */
+  refusal?: (body: Record<string, unknown>, ctx: RewriteContext) => void;
 }
 
 const HISTORY_FILTER_ALIASES = ['search', 'nomor', 'tanggal', 'bulan', 'tahun'];
@@ -32,23 +39,37 @@ export const CONTRACT_FAULTS = [
   {
     name: 'envelope-no-status',
     clause: 'ENV-1',
-    description: 'successful answers lack the `status` field',
-    answer: (b) => {
+    description: 'refusals lack the `status` field',
+    refusal: (b) => {
       delete b.status;
     },
   },
   {
-    name: 'post-drops-record',
+    name: 'post-duplicates-record',
     clause: 'ENV-2',
-    description: 'POST history-transaksi drops one record of a multi-record answer',
+    description:
+      'POST history-transaksi answers one record twice when the answer holds 2 or more and fewer than its limit',
     answer: (b, c) => {
-      if (c.endpoint === 'history-transaksi' && c.method === 'POST' && Array.isArray(b.data) && b.data.length >= 2)
-        b.data = b.data.slice(0, -1);
+      const limit = Number(c.params.limit ?? Number.POSITIVE_INFINITY);
+      if (c.endpoint !== 'history-transaksi' || c.method !== 'POST' || !Array.isArray(b.data)) return;
+      // The record with the least trx_id, so that two POST answers of one query (in any order) agree.
+      const first = [...b.data].sort((x, y) => String(x.trx_id).localeCompare(String(y.trx_id)))[0];
+      if (b.data.length >= 2 && b.data.length + 1 <= limit) b.data = [...b.data, first];
     },
   },
   {
     name: 'alias-ignored',
     clause: 'ENV-3',
+    description: 'invite-member ignores the product_code aliases produk and code (the invite then lacks its product)',
+    request: (raw, endpoint) =>
+      endpoint === 'invite-member'
+        ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'produk' && k !== 'code'))
+        : raw,
+  },
+  {
+    name: 'filter-aliases-ignored',
+    clause: 'ENV-3',
+    also: ['HIS-3', 'HIS-4'],
     description: 'history filter aliases (search, nomor, tanggal, bulan, tahun) are ignored',
     request: (raw, endpoint) =>
       endpoint === 'history-transaksi'
@@ -58,9 +79,9 @@ export const CONTRACT_FAULTS = [
   {
     name: 'success-status-ok',
     clause: 'ENV-4',
-    description: 'successful answers carry status "OK" instead of SUCCESS',
-    answer: (b) => {
-      if ('status' in b) b.status = 'OK';
+    description: 'successful history-transaksi and cek-trx-id answers carry status "OK" instead of SUCCESS',
+    answer: (b, c) => {
+      if ('status' in b && (c.endpoint === 'history-transaksi' || c.endpoint === 'cek-trx-id')) b.status = 'OK';
     },
   },
   { name: 'auth-any-key', clause: 'AUTH-1', description: 'any non-empty api_key is accepted as the demo account' },
@@ -88,7 +109,12 @@ export const CONTRACT_FAULTS = [
   { name: 'limit-ignored', clause: 'HIS-2', description: 'the limit parameter is ignored' },
   { name: 'date-filters-ignored', clause: 'HIS-3', description: 'date, month and year filters are ignored' },
   { name: 'q-ignored', clause: 'HIS-4', description: 'the q filter is ignored' },
-  { name: 'q-misses-trx-id', clause: 'HIS-5', description: 'q matches numbers and products but not transaction IDs' },
+  {
+    name: 'q-misses-trx-id',
+    clause: 'HIS-5',
+    also: ['INV-6'],
+    description: 'q matches numbers and products but not transaction IDs (INV-6 looks for an invite by q=<trx_id>)',
+  },
   {
     name: 'q-misses-manager',
     clause: 'HIS-5',
@@ -116,13 +142,14 @@ export const CONTRACT_FAULTS = [
   {
     name: 'invite-member-raw',
     clause: 'INV-2',
-    description: 'detail.member echoes the msisdn as sent, 08-form included',
+    also: ['INV-1'],
+    description: 'detail.member echoes the msisdn as sent, 08-form included (INV-1 asks for 62-form)',
     answer: (b, c) => {
       const d = b.detail as Record<string, unknown> | undefined;
       if (d && c.endpoint === 'invite-member') d.member = String(c.params.msisdn);
     },
   },
-  { name: 'msisdn-unchecked', clause: 'INV-3', description: 'any msisdn is accepted' },
+  { name: 'msisdn-unchecked', clause: 'INV-3', description: 'any msisdn that is sent is accepted' },
   { name: 'kind-unchecked', clause: 'INV-4', description: 'any kind is accepted' },
   {
     name: 'duplicate-trx-accepted',
@@ -132,7 +159,9 @@ export const CONTRACT_FAULTS = [
   {
     name: 'invite-not-recorded',
     clause: 'INV-6',
-    description: 'successful invites are not recorded in history or lookup',
+    also: ['INV-5'],
+    description:
+      'successful invites are not recorded in history or lookup (so a repeat of their trx_id is carried out again)',
   },
 ] as const satisfies readonly Fault[];
 
@@ -200,6 +229,18 @@ export const BOUNDARY_FAULTS = [
   },
 ] as const satisfies readonly Fault[];
 
+/**
+ * A fault that breaks a whole method: ENV-2, and with it every clause judged on that method's answers (which ones
+ * depends on the cases a seed generates). The gate must run on and report it, never take it for a wrong key.
+ */
+export const METHOD_FAULTS = [
+  {
+    name: 'post-body-ignored',
+    clause: 'ENV-2',
+    description: 'POST bodies are not read: a POST carries no parameter, not even its key (GET works)',
+  },
+] as const satisfies readonly Fault[];
+
 /** Transport faults: they break no clause but the wire itself (probe tests, and the gate's money rules). */
 export const TRANSPORT_FAULTS = [
   { name: 'latency', description: 'every API answer is delayed by `ms` (default 1500) milliseconds' },
@@ -223,7 +264,8 @@ export const TRANSPORT_FAULTS = [
 export type ContractFaultName =
   | (typeof CONTRACT_FAULTS)[number]['name']
   | (typeof GENERATED_FAULTS)[number]['name']
-  | (typeof BOUNDARY_FAULTS)[number]['name'];
+  | (typeof BOUNDARY_FAULTS)[number]['name']
+  | (typeof METHOD_FAULTS)[number]['name'];
 export type TransportFaultName = (typeof TRANSPORT_FAULTS)[number]['name'];
 export type FaultName = ContractFaultName | TransportFaultName;
 
@@ -231,6 +273,7 @@ export const FAULTS: readonly Fault[] = [
   ...CONTRACT_FAULTS,
   ...GENERATED_FAULTS,
   ...BOUNDARY_FAULTS,
+  ...METHOD_FAULTS,
   ...TRANSPORT_FAULTS,
 ];
 

@@ -16,7 +16,7 @@ export async function readParams(
   req: http.IncomingMessage,
   url: URL,
   method: 'GET' | 'POST',
-  opts: { form: boolean },
+  opts: { form: boolean; ignoreBody?: boolean },
 ): Promise<ParamsOrRefusal> {
   const params: Params = Object.create(null) as Params;
   const add = (k: string, v: unknown): void => {
@@ -26,7 +26,7 @@ export async function readParams(
   for (const [k, v] of url.searchParams) add(k, v);
   const read = await readBody(req);
   if (read === 'too-large') return { refusal: refuse('BODY_TOO_LARGE', `The request body is over ${MAX_BODY} bytes.`) };
-  if (method === 'GET' || read.length === 0) return { params };
+  if (method === 'GET' || read.length === 0 || opts.ignoreBody) return { params };
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/json' || type.endsWith('+json')) {
     let body: unknown;

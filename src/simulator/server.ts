@@ -17,7 +17,7 @@ import { drain, readParams } from './params.js';
 import { present } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
-import { applyTransportFault } from './transport-faults.js';
+import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
 
 export type { LogEntry } from './request-log.js';
 
@@ -68,6 +68,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const reading = opts.reading ?? REFERENCE;
   const state = new SimState(api, fixture, opts.apiKey, reading);
   state.fault = opts.fault ?? null;
+  prepareTransportFault(state.fault);
   const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
   const log = new RequestLog();
   const sockets = new Set<Socket>();
@@ -140,8 +141,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const rest =
       prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : prefix ? '' : url.pathname;
     const endpoint = /^\/api\/([a-z-]+)\/?$/.exec(rest)?.[1];
-    const reply = (answer: Answer): void => {
+    const reply = (answer: Answer, rewrite?: (body: Record<string, unknown>) => void): void => {
       const shaped = present(answer, endpoint && isEndpoint(endpoint) ? endpoint : undefined, reading);
+      // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
+      rewrite?.(shaped.body);
       entry.httpStatus = shaped.http;
       entry.ok = shaped.body.ok as boolean;
       entry.status = shaped.body.status as string;
@@ -172,7 +175,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       res.setHeader('allow', 'GET, POST');
       return reply(refuse('METHOD_NOT_ALLOWED', `${method} is not accepted; use GET or POST.`));
     }
-    const parsed = await readParams(req, url, method, { form: reading['post-body'] === 'json+form' });
+    const parsed = await readParams(req, url, method, {
+      form: reading['post-body'] === 'json+form',
+      // Fault `post-body-ignored`.
+      ignoreBody: state.fault?.name === 'post-body-ignored',
+    });
     if ('refusal' in parsed) return reply(parsed.refusal);
     entry.params = redactValue(parsed.params);
     const requestKey = `${method} ${url.pathname} ${JSON.stringify(parsed.params)}`;
@@ -183,13 +190,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     entry.couldSucceed = endpoint === 'invite-member' && handled.couldSucceed;
     // Transport fault `invite-hang`: the invite was carried out, and its answer never comes.
     if (state.fault?.name === 'invite-hang' && endpoint === 'invite-member') return;
-    const rewrite = state.fault ? faultNamed(state.fault.name).answer : undefined;
-    if (rewrite && handled.answer.body.ok === true) {
-      const body = structuredClone(handled.answer.body);
-      rewrite(body, { endpoint, method, params: handled.params });
-      return reply({ ...handled.answer, body });
-    }
-    reply(handled.answer);
+    const fault = state.fault ? faultNamed(state.fault.name) : undefined;
+    const rewrite = handled.answer.body.ok === true ? fault?.answer : fault?.refusal;
+    reply(handled.answer, rewrite && ((body) => rewrite(body, { endpoint, method, params: handled.params })));
   }
 
   const address = await listen(server, host, opts.port ?? 0, '--host/--port');
@@ -205,6 +208,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return log.entries();
     },
     setFault(fault) {
+      prepareTransportFault(fault);
       state.fault = fault;
     },
     close: () =>

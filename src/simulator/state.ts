@@ -131,7 +131,7 @@ export class SimState {
     const byAlias = (param: string): boolean => !(folded.sentAs[param] ?? []).includes(param);
     const problems = folded.problems.filter(
       (q) =>
-        !(this.fault$('msisdn-unchecked') && q.param === 'msisdn') &&
+        !(this.fault$('msisdn-unchecked') && q.param === 'msisdn' && q.code === 'invalid') &&
         !(this.fault$('kind-unchecked') && q.param === 'kind') &&
         // Fault `msisdn-07-accepted`; fault `msisdn-07-via-alias`: only under an alias of msisdn.
         !(

@@ -7,6 +7,20 @@ export const BOMB = 10 * 1024 * 1024;
 /** 10 MiB of JSON once decoded (a string of spaces in a valid envelope), gzip at its best ratio: made once. */
 let bomb: Buffer | undefined;
 
+/** Makes ahead what a transport fault sends (the gzip bomb), so that its first answer is as quick as the rest. */
+export function prepareTransportFault(fault: FaultSetting | null): Buffer | undefined {
+  if (fault?.name !== 'gzip-bomb') return undefined;
+  bomb ??= zlib.gzipSync(
+    Buffer.concat([
+      Buffer.from('{"ok":true,"status":"SUCCESS","saldo":1,"pad":"'),
+      Buffer.alloc(BOMB, 32),
+      Buffer.from('"}'),
+    ]),
+    { level: 9 },
+  );
+  return bomb;
+}
+
 /** Schedules a callback the simulator can cancel when it closes. */
 export type Later = (ms: number, fn: () => void) => void;
 
@@ -39,15 +53,7 @@ export async function applyTransportFault(
     case 'hang':
       return true;
     case 'gzip-bomb': {
-      bomb ??= zlib.gzipSync(
-        Buffer.concat([
-          Buffer.from('{"ok":true,"status":"SUCCESS","saldo":1,"pad":"'),
-          Buffer.alloc(BOMB, 32),
-          Buffer.from('"}'),
-        ]),
-        { level: 9 },
-      );
-      const body = bomb;
+      const body = prepareTransportFault(fault) as Buffer;
       res.writeHead(200, {
         'content-type': 'application/json',
         'content-encoding': 'gzip',

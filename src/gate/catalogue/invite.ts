@@ -1,3 +1,4 @@
+import { saldoOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { replaysAnother } from '../invite-ledger.js';
@@ -63,6 +64,10 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
           });
           const saldoAfter = await ctx.send('saldo-user', method, key);
           succeeded(invite, 'INV-1, INV-2 and BAL-2');
+          if (saldoOf(saldoBefore) === undefined || saldoOf(saldoAfter) === undefined)
+            throw new PreconditionFailed(
+              'the balance could not be read as a number (BAL-1 judges that): BAL-2 has nothing to compare',
+            );
           return [
             judge('INV-1', { exchange: invite }),
             judge('INV-2', { exchange: invite }),

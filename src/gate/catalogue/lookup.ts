@@ -1,3 +1,4 @@
+import { bodyOf, hasDataRecord } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { METHODS } from '../../openapi/types.js';
 import { judge, PreconditionFailed, type Scenario } from '../scenario.js';
@@ -51,7 +52,11 @@ export function lookupScenarios(api: ApiModel): Scenario[] {
             ),
           ),
         );
-        return found.map((exchange) => judge('TRX-1', { exchange }));
+        // Whether the run's invites can be seen at all is INV-6's clause; TRX-1 judges what a lookup found.
+        const records = found.filter((ex) => hasDataRecord(bodyOf(ex)));
+        if (records.length === 0)
+          throw new PreconditionFailed("none of the run's own transactions was found (INV-6 judges that)");
+        return records.map((exchange) => judge('TRX-1', { exchange }));
       },
     });
   }

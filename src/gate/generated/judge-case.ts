@@ -13,8 +13,12 @@ export function judgeReceived(
   api: ApiModel,
   ex: Exchange,
   replay: boolean,
+  mustRefuse = false,
 ): { findings: Finding[]; judged: ClauseId[] } {
-  const skip = (id: ClauseId): boolean => replay && id === 'INV-2';
+  // The answer to a request a clause says must be refused is that clause's to judge (and the envelope's): were it
+  // accepted, its detail is not an invite's that should have happened.
+  const skip = (id: ClauseId): boolean =>
+    (replay && id === 'INV-2') || (mustRefuse && id !== 'ENV-1' && id !== 'ENV-4');
   return {
     findings: judgeAnswer(api, ex, { lookupMayMiss: true }).filter((f) => !skip(f.clause)),
     judged: answerJudges(api, ex, { lookupMayMiss: true }).filter((id) => !skip(id)),
@@ -28,7 +32,12 @@ export function judgeReceived(
  * property and `h2h replay` all judge through here.
  */
 export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { findings: Finding[]; judged: ClauseId[] } {
-  const received = judgeReceived(api, ex, c.intent?.expect === 'refusal' && replaysAnother(api, c.params, ex));
+  const received = judgeReceived(
+    api,
+    ex,
+    c.intent?.expect === 'refusal' && replaysAnother(api, c.params, ex),
+    c.refuse !== undefined || c.wrongKey === true,
+  );
   const findings = received.findings;
   const judged = new Set<ClauseId>(['ENV-1', 'ENV-4', ...received.judged]);
   for (const clause of caseClauses(c)) {
