@@ -211,14 +211,16 @@ describe('memory stays bounded', () => {
       // 10 MiB once decoded, 10 KiB on the wire: never decoded past the cap, so buffers stay small at every round.
       sim.setFault({ name: 'gzip-bomb' });
       await p.cycle();
+      // What one round leaves in buffers (live and not yet collected), from a collected start: a round's three
+      // probes decoded whole would hold 30 MiB; cut at the 1 MiB cap, a few MiB.
       let peak = 0;
-      const buffers = process.memoryUsage().arrayBuffers;
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < 20; i++) {
+        gc();
+        const before = process.memoryUsage().arrayBuffers;
         await p.cycle();
-        peak = Math.max(peak, process.memoryUsage().arrayBuffers - buffers);
+        peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
       }
-      // A round's three probes decoded whole would hold 30 MiB; cut at the 1 MiB cap, a few MiB (garbage included).
-      assert.ok(peak < 16 * 1024 * 1024, `buffers peaked ${(peak / 1024 / 1024).toFixed(1)} MiB above the start`);
+      assert.ok(peak < 10 * 1024 * 1024, `a round left ${(peak / 1024 / 1024).toFixed(1)} MiB of buffers`);
       const end = heap();
       assert.ok(
         end - start < 8 * 1024 * 1024,
@@ -229,10 +231,9 @@ describe('memory stays bounded', () => {
         metrics.body,
         /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="body_too_large"\} (1[5-9]\d|[2-9]\d\d)/,
       );
-      assert.match(metrics.body, /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="timeout"\} 150/);
       assert.match(
         metrics.body,
-        /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="body_too_large"\} (1[89]\d|[2-9]\d\d)/,
+        /h2h_probe_failures_total\{target="sim",endpoint="saldo-user",reason="timeout"\} (1[5-9]\d|2[01]\d)/,
       );
     } finally {
       await sim.close();
