@@ -7,7 +7,7 @@ import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { planRun } from '../src/gate/plan.ts';
 import { findingLines, skippedResult } from '../src/gate/scenario-result.ts';
-import type { ContractSummary } from '../src/gate/summary.ts';
+import { type ContractSummary, summarize, summaryMarkdown } from '../src/gate/summary.ts';
 import ContractSummaryReporter from '../src/gate/summary-reporter.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Finding } from '../src/openapi/types.ts';
@@ -20,7 +20,7 @@ const plan = planRun(buildCatalogue(loadApiModel()), { allowWrites: false, maxIn
 const history = plan.entries.filter((e) => e.scenario.area === 'history').slice(0, 3);
 
 describe('the summary reporter', () => {
-  it('a scenario that never reported is failed with the reason, and the run with it', () => {
+  it('a scenario that never reported is inconclusive with the reason, and the run with it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'h2h-reporter-'));
     const reporter = new ContractSummaryReporter({ outputDir: dir });
     const [first, ...rest] = history;
@@ -35,7 +35,7 @@ describe('the summary reporter', () => {
       title: 'history-transaksi GET: HIS-1 HIS-2',
       annotations: history.map((e) => ({
         type: 'scenario',
-        description: JSON.stringify(skippedResult(e, 'did not report')),
+        description: JSON.stringify(skippedResult(e, 'did not report', 'inconclusive')),
       })),
     } as unknown as TestCase;
     const result = {
@@ -47,17 +47,21 @@ describe('the summary reporter', () => {
     reporter.onTestEnd(test, result);
     reporter.onEnd({ status: 'timedout' } as FullResult);
     const summary = JSON.parse(readFileSync(join(dir, 'contract-summary.json'), 'utf8')) as ContractSummary;
-    assert.equal(summary.result, 'failed');
-    assert.deepEqual(summary.totals, { scenarios: 3, passed: 1, failed: 2, skipped: 0, flaky: 0 });
+    assert.equal(summary.result, 'inconclusive');
+    assert.deepEqual(summary.totals, { scenarios: 3, passed: 1, failed: 0, skipped: 0, inconclusive: 2, flaky: 0 });
     for (const e of rest) {
       for (const clause of e.scenario.clauses) {
         const c = summary.clauses.find((x) => x.id === clause);
-        assert.notEqual(c?.status, 'passed', `${clause} of an unreported scenario is never a pass`);
+        assert.notEqual(c?.status, 'held', `${clause} of an unreported scenario is never held`);
+        assert.match(c?.causes.join(' ') ?? '', /did not report/);
       }
     }
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     assert.equal((junit.match(/<testcase /g) ?? []).length, 3);
-    assert.match(junit, /did not report: the test ended \(timedOut, after 61 s\)[^<]*Test timeout of 60000ms exceeded/);
+    assert.match(
+      junit,
+      /inconclusive: did not report: the test ended \(timedOut, after 61 s\)[^<]*Test timeout of 60000ms exceeded/,
+    );
   });
 
   it('a clause broken by many records reads as one line with the count and the first three', () => {
@@ -79,5 +83,28 @@ describe('the summary reporter', () => {
     );
     assert.ok(!(lines[0] ?? '').includes('$.data[3]'));
     assert.match(lines[1] ?? '', /^HIS-1 \[history-transaksi POST\] \$\.data\[0\]\.date: expected/);
+  });
+
+  it('warns when most answers were one refusal: the run hardly reached the business logic', () => {
+    const [one] = history;
+    assert.ok(one);
+    const record = (total: number, refusals: Record<string, number>) => ({
+      ...skippedResult(one, ''),
+      status: 'passed' as const,
+      answers: { total, refusals },
+    });
+    const run = { target: 't', allowWrites: false, strict: false, cap: 0, settleMs: 0 };
+    const mostly = summarize(
+      [record(100, { 'HTTP 403 FORBIDDEN': 95 }), record(20, { 'HTTP 403 FORBIDDEN': 20 })],
+      run,
+    );
+    assert.equal(mostly.warnings.length, 1);
+    assert.match(
+      mostly.warnings[0] ?? '',
+      /^96% of the 120 answers were one refusal \(HTTP 403 FORBIDDEN\): the run hardly/,
+    );
+    assert.match(summaryMarkdown(mostly), /\*\*Warning:\*\* 96% of the 120 answers/);
+    const varied = summarize([record(100, { 'HTTP 403 FORBIDDEN': 40, 'HTTP 400 INVALID_MSISDN': 30 })], run);
+    assert.deepEqual(varied.warnings, []);
   });
 });

@@ -210,7 +210,7 @@ describe('each class of generated cases catches a fault the hand-written scenari
         const reports = join(tmp, fault);
         const r = await gate(sim, reports, ['--grep', clause]);
         assert.equal(r.code, 1, (r.stdout + r.stderr).slice(-2000));
-        assert.equal(r.summary.clauses.find((c) => c.id === clause)?.status, 'failed');
+        assert.equal(r.summary.clauses.find((c) => c.id === clause)?.status, 'violated');
         const files = readdirSync(join(reports, 'failures')).map((f) => join(reports, 'failures', f));
         const mine = files.filter((f) => {
           const saved = JSON.parse(readFileSync(f, 'utf8')) as SavedFailure;

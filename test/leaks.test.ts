@@ -148,15 +148,18 @@ async function everyOutput(env: NodeJS.ProcessEnv, a: Simulator, n: Simulator, f
   return out;
 }
 
-function hits(outputs: Output[], secrets: string[]): string[] {
+function hits(outputs: Output[], secrets: string[], plain: string[] = []): string[] {
   const found: string[] = [];
   for (const o of outputs) {
     const text = Buffer.isBuffer(o.bytes) ? o.bytes.toString('latin1') : o.bytes;
-    for (const s of secrets)
-      for (const needle of needlesOf(s)) if (text.includes(needle)) found.push(`${o.what}: ${needle}`);
+    for (const needle of [...secrets.flatMap(needlesOf), ...plain])
+      if (text.includes(needle)) found.push(`${o.what}: ${needle}`);
   }
   return found;
 }
+
+/** The fixture's test numbers, in both forms: masked wherever they appear. */
+const PHONES = ['081299900001', '6281299900001', '6281299900002', '081299900003', '6281299900003'];
 
 describe('nothing leaks: every command that writes, with a distinctive key, a numeric key and a userinfo URL', () => {
   let a: Simulator;
@@ -173,10 +176,19 @@ describe('nothing leaks: every command that writes, with a distinctive key, a nu
     await Promise.all([a?.close(), n?.close(), f?.close()]);
   });
 
-  it('finds none of the secrets in any byte written', async () => {
+  it('finds none of the secrets, nor a test number, in any byte written', async () => {
     const outputs = await everyOutput({}, a, n, f);
     assert.ok(outputs.length > 40, `${outputs.length} outputs searched`);
-    assert.deepEqual(hits(outputs, [KEY, NUM_KEY, PASSWORD]), []);
+    assert.deepEqual(hits(outputs, [KEY, NUM_KEY, PASSWORD], PHONES), []);
+    const names = outputs.map((o) => o.what);
+    assert.ok(
+      names.some((n) => /html\/index\.html!.*\.json$/.test(n)),
+      'the HTML report archive was opened',
+    );
+    assert.ok(
+      outputs.some((o) => o.what.startsWith('contract failing') && o.bytes.toString().includes('"name":"exchanges: ')),
+      'the failing run carried request/response attachments into the HTML report',
+    );
   });
 
   it('finds them when redaction is switched off, so the search can fail', async () => {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callApi } from '../src/client/client.ts';
 import { CLAUSE_IDS, METHODS } from '../src/openapi/types.ts';
-import { CONTRACT_FAULTS } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { api, sweep } from './sim-harness.ts';
@@ -50,19 +49,7 @@ describe('simulator over real HTTP: every clause holds', () => {
   });
 });
 
-describe('simulator faults: each breaks the clause it names', () => {
-  for (const fault of CONTRACT_FAULTS) {
-    it(`${fault.name} breaks ${fault.clause}`, async () => {
-      const sim = await startSimulator({ fault: { name: fault.name } });
-      try {
-        const r = await sweep(sim);
-        assert.ok(r.failedClauses.has(fault.clause), `${fault.name}: failed ${[...r.failedClauses].join(', ')}`);
-      } finally {
-        await sim.close();
-      }
-    });
-  }
-
+describe('simulator faults at run time (each fault’s own clauses: test/mutation.test.ts)', () => {
   it('the runtime switch turns a fault on and off', async () => {
     const sim = await startSimulator();
     try {

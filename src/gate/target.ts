@@ -18,6 +18,9 @@ export interface GateTarget extends Target {
   knownTrxId?: string;
 }
 
+/** A history record's documented fields, as discovery keeps them. */
+export type HistoryRecord = Readonly<Record<string, string>>;
+
 /** Facts read from the target's own history, so read scenarios hold on any account. */
 export interface TargetData {
   /** A record of the account's history; absent when the account has none. */

@@ -4,6 +4,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { baseParams, compareLimit, READ_ONLY_PRODUCT, testNumber, WRONG_KEY } from '../sampling.js';
 import { type Area, forms, type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
+import type { HistoryRecord } from '../target.js';
 import { ordinaryIntent, sendAs } from './common.js';
 
 const AREA: Record<Endpoint, Area> = {
@@ -16,10 +17,12 @@ const AREA: Record<Endpoint, Area> = {
 /** A search no record holds. */
 const NO_SUCH = 'H2H-CONTRACT-NO-SUCH-RECORD';
 
-type Rec = Readonly<Record<string, string>>;
-
 /** The first record's value of a field and another record's different one (or `fallback` when none differs). */
-function twoOf(records: readonly Rec[], pick: (r: Rec) => string | undefined, fallback: string): [string, string] {
+function twoOf(
+  records: readonly HistoryRecord[],
+  pick: (r: HistoryRecord) => string | undefined,
+  fallback: string,
+): [string, string] {
   const values = [...new Set(records.map(pick).filter((v): v is string => !!v))];
   return [values[0] ?? fallback, values[1] ?? fallback];
 }
@@ -63,7 +66,7 @@ function twoValues(ctx: ScenarioContext, endpoint: Endpoint, param: string): [un
 }
 
 /** The records of the account a reading's filter must not hide (HIS-5), for a request of history. */
-function expected(ctx: ScenarioContext, api: ApiModel, params: Params): Rec[] {
+function expected(ctx: ScenarioContext, api: ApiModel, params: Params): HistoryRecord[] {
   const p = api.foldRequest('history-transaksi', params).params;
   const records = ctx.data.records ?? [];
   if (p.q !== undefined) return records.filter((r) => r.trx_id === p.q);

@@ -67,8 +67,8 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
           methods: [method],
           aliases: [alias],
           needs: [...needs, ...(HISTORY_DATA.includes(p.name) && !invite ? (['history'] as const) : [])],
-          ...(invite ? { invite: { writes: 2, risk: 0, priority: 8, safe: true } } : {}),
-          requests: 6,
+          ...(invite ? { invite: { writes: 2, risk: p.name === 'api_key' ? 2 : 0, priority: 8, safe: true } } : {}),
+          requests: 8,
           async run(ctx) {
             const base = (): Params => {
               const pinned = endpoint === 'history-transaksi' ? periodOnly(ctx, p.name) : undefined;
@@ -82,7 +82,14 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
               endpoint === 'history-transaksi'
                 ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)], compareLimit(ctx))
                 : [await send(base()), await send(rename(base(), p.name, alias))];
-            return [judge('ENV-3', { pair })];
+            if (p.name !== 'api_key') return [judge('ENV-3', { pair })];
+            // A wrong key under either name: the same refusal (ok, status), as for every other outcome.
+            const wrong = { ...base(), api_key: WRONG_KEY };
+            const refused: [Exchange, Exchange] = [
+              await sendAs(ctx, endpoint, method, wrong, WRONG_KEY_INTENT),
+              await sendAs(ctx, endpoint, method, rename(wrong, 'api_key', alias), WRONG_KEY_INTENT),
+            ];
+            return [judge('ENV-3', { pair }), judge('ENV-3', { pair: refused })];
           },
         });
       }

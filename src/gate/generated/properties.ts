@@ -8,12 +8,11 @@ import { NotSent } from '../invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, testNumber } from '../sampling.js';
 import { forms, type ScenarioContext } from '../scenario.js';
 import { RateLimited } from '../send-policy.js';
+import type { HistoryRecord } from '../target.js';
 import type { GeneratedCase } from './cases.js';
 import { inv3Refuses, refusalDemand } from './demands.js';
 import { judgeCase } from './judge-case.js';
 import { boundaryValues } from './values.js';
-
-type Rec = Readonly<Record<string, string>>;
 
 /** Every name of a canonical parameter of an endpoint. */
 function namesOf(api: ApiModel, endpoint: Endpoint, canonical: string): string[] {
@@ -21,7 +20,7 @@ function namesOf(api: ApiModel, endpoint: Endpoint, canonical: string): string[]
 }
 
 /** Whether a record holds q (trimmed, any case; numbers in either form). */
-function holds(r: Rec, q: string): boolean {
+function holds(r: HistoryRecord, q: string): boolean {
   const s = q.trim().toLowerCase();
   return [r.trx_id, r.manager_number, r.member_number].some((v) => {
     const t = String(v).toLowerCase();
@@ -30,7 +29,7 @@ function holds(r: Rec, q: string): boolean {
 }
 
 /** A record keeps the date filters of `f` (each taken from a record, so they are well-formed). */
-function keeps(r: Rec, f: { date?: string; month?: string; year?: string }): boolean {
+function keeps(r: HistoryRecord, f: { date?: string; month?: string; year?: string }): boolean {
   return (
     (f.date === undefined || r.date === f.date) &&
     (f.month === undefined || r.date?.slice(5, 7) === f.month) &&
@@ -59,7 +58,7 @@ export interface HistoryInput {
  * code holds one), each by a random name. HIS-3 (every filter at once) and HIS-4 are judged on the answer, and
  * HIS-5 for every known record that keeps the filters, when the answer is complete.
  */
-export function historyArbitrary(api: ApiModel, records: readonly Rec[]): fc.Arbitrary<HistoryInput> {
+export function historyArbitrary(api: ApiModel, records: readonly HistoryRecord[]): fc.Arbitrary<HistoryInput> {
   const from = fc.nat({ max: Math.max(0, records.length - 1) });
   const named = (canonical: string) =>
     fc.option(fc.record({ from, name: fc.constantFrom(...namesOf(api, 'history-transaksi', canonical)) }), {
@@ -84,8 +83,8 @@ export function historyArbitrary(api: ApiModel, records: readonly Rec[]): fc.Arb
 }
 
 /** The case of one history input. */
-export function historyCase(ctx: ScenarioContext, records: readonly Rec[], t: HistoryInput): GeneratedCase {
-  const rec = (i: number): Rec => records[i] ?? records[0] ?? {};
+export function historyCase(ctx: ScenarioContext, records: readonly HistoryRecord[], t: HistoryInput): GeneratedCase {
+  const rec = (i: number): HistoryRecord => records[i] ?? records[0] ?? {};
   const params: Params = { api_key: ctx.target.apiKey, limit: compareLimit(ctx) };
   const f: { date?: string; month?: string; year?: string } = {};
   const labels: string[] = [];
