@@ -7,9 +7,10 @@ export const inv5 = defineCheck({
   id: 'INV-5',
   title: 'a repeated trx_id creates no second transaction and no second charge',
   scope: 'multi',
-  needs: ['invite', 'repeats', 'history', 'saldoBefore', 'saldoAfter'],
+  // The balance reads are optional: without them only history judges (a guarded invite that was carried out).
+  needs: ['invite', 'repeats', 'history'],
   run(ev, { api }) {
-    const { invite, history, saldoBefore, saldoAfter } = ev;
+    const { invite, history } = ev;
     const trxId = param(api, invite, 'trx_id');
     const out = [];
     const carrying = (records(history) ?? []).filter((r) => r.trx_id === trxId);
@@ -25,8 +26,8 @@ export const inv5 = defineCheck({
         ),
       );
     }
-    const before = saldoOf(saldoBefore);
-    const after = saldoOf(saldoAfter);
+    const before = saldoOf(ev.saldoBefore);
+    const after = saldoOf(ev.saldoAfter);
     const between = saldoOf(ev.saldoBetween);
     const single = between !== undefined && before !== undefined ? before - between : ev.unitPrice;
     // Balances may have a fraction (BAL-1): a charge counts as more than one only past rounding.
@@ -36,7 +37,7 @@ export const inv5 = defineCheck({
         finding(
           api,
           'INV-5',
-          saldoAfter,
+          ev.saldoAfter ?? history,
           '$.saldo',
           `a charge of at most ${single} (one invite)`,
           `a charge of ${before - after}`,

@@ -1,11 +1,12 @@
 import { TransportError } from '../client/transport.js';
-import { bodyOf, saldoOf } from '../openapi/exchange.js';
+import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
 import type { GeneratedCase } from './generated/cases.js';
 import { type InviteIntent, type InviteOutcome, NotSent, replaysAnother } from './invite-ledger.js';
 import type { RunDeps } from './run-deps.js';
-import { PreconditionFailed, type ScenarioContext, type SendOptions } from './scenario.js';
+import { compareLimit } from './sampling.js';
+import { type Judgement, judge, PreconditionFailed, type ScenarioContext, type SendOptions } from './scenario.js';
 import type { Observation } from './scenario-result.js';
 import { RateLimited, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
 
@@ -28,6 +29,8 @@ export interface Recording {
   judgedQuietly: Set<ClauseId>;
   /** The longest settle, in milliseconds. */
   settleMs?: number;
+  /** Judgements the context made itself: INV-5 on a guarded invite that was carried out. */
+  judgements: Judgement[];
 }
 
 /** The invite's trx_id, whichever name carried it. */
@@ -62,6 +65,7 @@ export function buildContext(
     observations: [],
     invitesSent: 0,
     judgedQuietly: new Set(),
+    judgements: [],
   };
   // The last balance read, and the invites carried out since it: a drop after exactly one is its price.
   let lastSaldo: number | undefined;
@@ -113,6 +117,31 @@ export function buildContext(
         `the account's balance (${after}) covers no invite: top it up to judge what needs a successful invite`,
       );
   };
+  const settle = async (read: () => Promise<Exchange>, done: (ex: Exchange) => boolean): Promise<Exchange> => {
+    const t0 = performance.now();
+    let pause = 50;
+    let ex = await read();
+    while (!done(ex) && performance.now() - t0 < deps.settleMs) {
+      await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, deps.settleMs - (performance.now() - t0)))));
+      pause = Math.min(pause * 1.5, 500);
+      ex = await read();
+    }
+    recording.settleMs = Math.max(recording.settleMs ?? 0, Math.round(performance.now() - t0));
+    return ex;
+  };
+  /**
+   * A guarded invite reuses a trx_id of the account's history; carried out (not a replay), it may have made a
+   * second transaction of that trx_id: INV-5 is judged on history, looked at until a second record shows or the
+   * settle window has passed.
+   */
+  const judgeGuard = async (method: Method, invite: Exchange, trx: string): Promise<void> => {
+    const twice = (ex: Exchange): boolean => (records(ex) ?? []).filter((r) => r.trx_id === trx).length > 1;
+    const history = await settle(
+      () => send('history-transaksi', method, { api_key: deps.target.apiKey, q: trx, limit: compareLimit(deps) }),
+      twice,
+    );
+    recording.judgements.push(judge('INV-5', { invite, repeats: [invite], history }));
+  };
   const sendInvite = async (
     method: Method,
     params: Params,
@@ -135,6 +164,7 @@ export function buildContext(
     if (intent.expect === 'refusal' && intent.clause !== 'used-trx' && intent.clause !== 'unknown-product')
       recording.mustRefuse.add(ex);
     settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
+    if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await judgeGuard(method, ex, trx);
     if (intent.expect === 'success' && ok) {
       ledger.noteCarriedOut(trx);
       carriedSince++;
@@ -184,18 +214,7 @@ export function buildContext(
       if (accepted === 0) await explainRefusal(requests[0]?.method ?? 'POST');
       return settled.map((s) => (s as PromiseFulfilledResult<Exchange>).value);
     },
-    async settle(read, done) {
-      const t0 = performance.now();
-      let pause = 50;
-      let ex = await read();
-      while (!done(ex) && performance.now() - t0 < deps.settleMs) {
-        await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, deps.settleMs - (performance.now() - t0)))));
-        pause = Math.min(pause * 1.5, 500);
-        ex = await read();
-      }
-      recording.settleMs = Math.max(recording.settleMs ?? 0, Math.round(performance.now() - t0));
-      return ex;
-    },
+    settle,
     noteJudged(clauses) {
       for (const c of clauses) recording.judgedQuietly.add(c);
     },

@@ -35,11 +35,11 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   delete result.skipReason;
   const findings: Finding[] = [];
   const judged = new Set<ClauseId>();
-  if ('judgements' in ending)
-    for (const j of ending.judgements) {
-      judged.add(j.clause);
-      findings.push(...judgeClauses(api, [j.clause], j.evidence));
-    }
+  const judgements = [...rec.judgements, ...('judgements' in ending ? ending.judgements : [])];
+  for (const j of judgements) {
+    judged.add(j.clause);
+    findings.push(...judgeClauses(api, [j.clause], j.evidence));
+  }
   for (const id of rec.judgedQuietly) judged.add(id);
   const drift = new Map<string, Drift>();
   const failingCases: Exchange[] = [];
