@@ -1,3 +1,4 @@
+import { to62 } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { Exchange } from '../openapi/types.js';
 import { param } from './util.js';
@@ -59,4 +60,24 @@ export function limitOf(api: ApiModel, ex: Exchange): number | undefined {
   const raw = param(api, ex, 'limit') === undefined ? undefined : ex.params.limit;
   const n = typeof raw === 'number' ? raw : /^[1-9]\d*$/.test(String(raw ?? '')) ? Number(raw) : Number.NaN;
   return Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+/** The fields of a record q is matched against where no product can hide it (HIS-4's own words). */
+export const Q_FIELDS = ['manager_number', 'member_number', 'trx_id'] as const;
+
+/**
+ * Whether q occurs in a record, the one rule behind HIS-4 and HIS-5. How a provider matches (letter case, number
+ * forms, spaces) is not shown, so the two clauses read it from opposite ends: `may` is every record a provider may
+ * return for q (HIS-4: q trimmed, in any letter case, numbers in 08- or 62-form); `must` is every record it must
+ * return (HIS-5: q as it stands, letter for letter, in a value as history shows it).
+ */
+export function qOccursIn(record: Readonly<Record<string, unknown>>, q: string, how: 'may' | 'must'): boolean {
+  const s = how === 'may' ? q.trim().toLowerCase() : q;
+  if (s === '') return how === 'may';
+  return Q_FIELDS.some((k) => {
+    const v = record[k];
+    if (typeof v !== 'string') return false;
+    if (how === 'must') return v.includes(s);
+    return v.toLowerCase().includes(s) || (k.endsWith('_number') && to62(v).includes(to62(s)));
+  });
 }

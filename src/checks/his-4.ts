@@ -1,11 +1,10 @@
-import { records, to62 } from '../openapi/exchange.js';
+import { records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { Exchange } from '../openapi/types.js';
+import { qOccursIn } from './filters.js';
 import { defineCheck } from './types.js';
 import { finding, param } from './util.js';
 
-/** Fields an S that no product can contain is found in. */
-const SEARCHED = ['manager_number', 'member_number', 'trx_id'];
 /** A phone number: no product can contain it (the clause's own example). */
 const PHONE_LIKE = /^\+?\d{7,16}$/;
 
@@ -42,11 +41,7 @@ export const his4 = defineCheck({
     if (s === undefined) return [];
     const out = [];
     for (const [i, r] of (records(ex) ?? []).entries()) {
-      const hit = SEARCHED.some((k) => {
-        const v = r[k];
-        if (typeof v !== 'string') return false;
-        return v.toLowerCase().includes(s) || (k.endsWith('_number') && to62(v).includes(to62(s)));
-      });
+      const hit = qOccursIn(r, s, 'may');
       if (!hit)
         out.push(finding(api, 'HIS-4', ex, `$.data[${i}]`, `a record containing ${JSON.stringify(s)}`, r.trx_id));
     }

@@ -37,15 +37,6 @@ export function reasonOfCode(
   return 'reset';
 }
 
-/** The reason of an error message of a foreign client (Playwright's request fixture). */
-export function reasonOfMessage(message: string): TransportReason {
-  if (/ENOTFOUND|EAI_AGAIN/.test(message)) return 'dns';
-  if (/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH/.test(message)) return 'connect';
-  if (/Timeout .*exceeded|ETIMEDOUT/i.test(message)) return 'timeout';
-  if (/certificate|SSL|TLS|self.signed|UNABLE_TO_VERIFY/i.test(message)) return 'tls';
-  return 'reset';
-}
-
 /** No HTTP answer came: thrown by the gate's senders, with its reason in the one vocabulary. */
 export class TransportError extends Error {
   constructor(

@@ -41,6 +41,5 @@ export default defineConfig({
     trace: 'off',
     screenshot: 'off',
     video: 'off',
-    extraHTTPHeaders: { accept: 'application/json' },
   },
 });

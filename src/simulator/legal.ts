@@ -52,6 +52,10 @@ export const KNOBS = {
     values: ['none', 'gzip', 'deflate', 'br'],
     about: 'answers compressed with this content coding (when the request has no Accept-Encoding, or lists it)',
   },
+  'q-case': {
+    values: ['any', 'exact'],
+    about: 'q matched in any letter case, or letter for letter (numbers in either form both ways)',
+  },
   balance: {
     values: ['ample', '4', 'empty'],
     about:

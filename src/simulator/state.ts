@@ -229,8 +229,15 @@ export class SimState {
     return success({ data });
   }
 
-  /** Whether q occurs in a record: numbers in either form, the trx_id, the product's code or name, any case. */
+  /**
+   * Whether q occurs in a record: numbers in either form, the trx_id, the product's code or name, in any letter
+   * case (the `q-case=exact` reading: letter for letter).
+   */
   private matches(t: Txn, q: string): boolean {
+    if (this.reading['q-case'] === 'exact')
+      return [t.manager, `0${t.manager.slice(2)}`, t.member, `0${t.member.slice(2)}`, t.trxId, t.product].some((v) =>
+        v.includes(q),
+      );
     const s = q.toLowerCase();
     const s62 = /^0\d+$/.test(s) ? to62(s) : s;
     const product = this.products.find((x) => x.code === t.product);
