@@ -1,20 +1,41 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/commands.ts';
-import { runCli } from './helpers.ts';
+import { cliMarkdown } from '../src/cli/reference.ts';
+import { SETTINGS, settingsOf } from '../src/shared/settings.ts';
+import { ROOT, runCli } from './helpers.ts';
 
 describe('the h2h command line', () => {
-  it('every command answers --help with its usage and each of its flags', async () => {
+  it('every command answers --help with its usage and each of its flags, all from the settings table', async () => {
     assert.equal(COMMANDS.length, 8);
     for (const entry of COMMANDS) {
       const cmd = await entry.load();
       const r = await runCli([cmd.name, '--help']);
       assert.equal(r.code, 0, cmd.name);
       assert.match(r.stdout, new RegExp(`^usage: h2h ${cmd.name}`), cmd.name);
-      for (const flag of Object.keys(cmd.options))
-        assert.match(r.stdout, new RegExp(`--${flag}\\b`), `${cmd.name} --${flag}`);
+      for (const s of settingsOf(cmd.name)) {
+        assert.match(
+          r.stdout.split('\n')[0] ?? '',
+          new RegExp(`--${s.flag}\\b`),
+          `usage line of ${cmd.name}: --${s.flag}`,
+        );
+        assert.match(r.stdout, new RegExp(`\\n  --${s.flag}\\b`), `${cmd.name} --help: --${s.flag}`);
+      }
+      // Every flag the help's words name is a flag of the command (a flag cannot live outside the table).
+      const flags = new Set(settingsOf(cmd.name).map((s) => s.flag));
+      for (const m of r.stdout.matchAll(/(?<![\w-])--([a-z][a-z-]+)/g))
+        assert.ok(
+          flags.has(m[1] ?? '') || m[1] === 'help' || m[1] === 'debug' || SETTINGS.some((s) => s.flag === m[1]),
+          `${cmd.name} --help names --${m[1]}, which no setting has`,
+        );
     }
+  });
+
+  it('docs/cli.md is the settings table as it is now (npm run docs:cli writes it)', async () => {
+    assert.equal(readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8'), await cliMarkdown());
   });
 
   it('an unknown command exits 2 and lists the commands', async () => {

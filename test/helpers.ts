@@ -1,11 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Deviation } from '../src/gate/config.ts';
+import {
+  CONTRACT_FILE_EXTRAS,
+  type ContractConfig,
+  type Deviation,
+  resolveContractConfig,
+} from '../src/gate/config.ts';
 import { type InProcessOptions, type RunResult, runInProcess } from '../src/gate/in-process-runner.ts';
 import { type ContractSummary, summarize } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
-import { PROBE_DEFAULTS, type ProbeTarget } from '../src/probe/config.ts';
+import {
+  PROBE_DEFAULTS,
+  PROBE_FILE_EXTRAS,
+  type ProbeConfig,
+  type ProbeTarget,
+  resolveProbeConfig,
+} from '../src/probe/config.ts';
+import { refuseKeyInFile } from '../src/redact.ts';
+import { resolveSettings } from '../src/shared/settings.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import type { Simulator } from '../src/simulator/server.ts';
 
@@ -285,3 +298,19 @@ export async function gateInProcess(
 /** The clauses a summary names violated, in clause order. */
 export const violated = (s: ContractSummary | undefined): string[] =>
   (s?.clauses ?? []).filter((c) => c.status === 'violated').map((c) => c.id);
+
+/** The contract config a command line would resolve (the settings table, then the contract's own checks). */
+export function contractConfigOf(argv: string[], env: NodeJS.ProcessEnv = {}): ContractConfig {
+  return resolveContractConfig(
+    resolveSettings('contract', argv, { env, fileExtras: CONTRACT_FILE_EXTRAS, checkFile: refuseKeyInFile }),
+    env,
+  );
+}
+
+/** The probe config a command line would resolve. */
+export function probeConfigOf(argv: string[], env: NodeJS.ProcessEnv = {}): ProbeConfig {
+  return resolveProbeConfig(
+    resolveSettings('probe', argv, { env, fileExtras: PROBE_FILE_EXTRAS, checkFile: refuseKeyInFile }),
+    env,
+  );
+}

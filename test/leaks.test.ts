@@ -3,10 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resolveContractConfig } from '../src/gate/config.ts';
 import { nearMissKeys } from '../src/gate/generated/cases.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { everyByteWritten, runCli, startCli } from './helpers.ts';
+import { contractConfigOf, everyByteWritten, runCli, startCli } from './helpers.ts';
 
 // The secrets: a distinctive key, a key of digits only (it travels as a JSON number too), and the password of a
 // base URL with userinfo.
@@ -212,7 +211,7 @@ describe('keys in config files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'h2h-keyfile-'));
     writeFileSync(join(dir, 'staging.key'), `${KEY}\n`);
     writeFileSync(join(dir, 'h2h.yaml'), 'base_url: http://127.0.0.1:1\napi_key_file: staging.key\n');
-    const cfg = resolveContractConfig({ config: join(dir, 'h2h.yaml') }, {});
+    const cfg = contractConfigOf(['--config', join(dir, 'h2h.yaml')]);
     assert.equal(cfg.apiKey, KEY);
   });
 });

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
-import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget, resolveProbeConfig } from '../src/probe/config.ts';
+import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget } from '../src/probe/config.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { runCli, samples, startCli, targetFor } from './helpers.ts';
+import { probeConfigOf, runCli, samples, startCli, targetFor } from './helpers.ts';
 import { hasOpenssl, makePki, type TestCert, type TestPki } from './tls-certs.ts';
 
 const api = loadApiModel();
@@ -273,7 +273,7 @@ describe('a schedule per target', () => {
         '',
       ].join('\n'),
     );
-    const cfg = resolveProbeConfig({ config: file }, { K: healthy.apiKey });
+    const cfg = probeConfigOf(['--config', file], { K: healthy.apiKey });
     for (const t of cfg.targets) assert.ok(t.jitterMs >= 0 && t.jitterMs < 100, `${t.name} jitter ${t.jitterMs}`);
     const p = new Probe(api, cfg, quiet);
     const lateness: number[] = [];
@@ -320,14 +320,14 @@ describe('a schedule per target', () => {
       "targets:\n  - {name: a, base_url: 'http://127.0.0.1:1', api_key_env: K, schedule: '*/2 * * * * *', timeout: 3s}\n",
     );
     assert.throws(
-      () => resolveProbeConfig({ config: file }, { K: 'k' }),
+      () => probeConfigOf(['--config', file], { K: 'k' }),
       /targets\[0\] \(a\): timeout 3000 ms must be shorter than the schedule's interval \(2000 ms for '\*\/2 \* \* \* \* \*'\)/,
     );
     writeFileSync(
       file,
       "timeout: 3s\ntargets:\n  - {name: a, base_url: 'http://127.0.0.1:1', api_key_env: K, schedule: '*/5 * * * * *'}\n  - {name: b, base_url: 'http://127.0.0.1:1', api_key_env: K, schedule: '*/10 * * * * *', timeout: 8s}\n",
     );
-    const cfg = resolveProbeConfig({ config: file }, { K: 'k' });
+    const cfg = probeConfigOf(['--config', file], { K: 'k' });
     assert.deepEqual(
       cfg.targets.map((t) => [t.name, t.schedule, t.timeoutMs]),
       [
@@ -335,7 +335,7 @@ describe('a schedule per target', () => {
         ['b', '*/10 * * * * *', 8000],
       ],
     );
-    const again = resolveProbeConfig({ config: file }, { K: 'k' });
+    const again = probeConfigOf(['--config', file], { K: 'k' });
     assert.deepEqual(
       again.targets.map((t) => t.jitterMs),
       cfg.targets.map((t) => t.jitterMs),

@@ -1,8 +1,9 @@
+import type { CommandName } from '../shared/settings.js';
 import type { Command } from './command.js';
 
 /** One command, known by name and summary before its code is loaded. */
 export interface CommandEntry {
-  name: string;
+  name: CommandName;
   summary: string;
   load(): Promise<Command>;
 }

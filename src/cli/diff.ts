@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { diffDocuments } from '../docs/diff.js';
 import { readYamlFile, UsageError } from '../shared/config-file.js';
+import { get } from '../shared/settings.js';
 import { type Command, EXIT } from './command.js';
 
 function readDoc(path: string): OpenAPIV3_1.Document {
@@ -12,21 +13,17 @@ function readDoc(path: string): OpenAPIV3_1.Document {
 
 export const diff: Command = {
   name: 'diff',
-  usage: 'h2h diff OLD.yaml NEW.yaml [--json]',
-  help: `Breaking: a removed endpoint, method, parameter or alias; a parameter added as required or made required;
+  about: `Breaking: a removed endpoint, method, parameter or alias; a parameter added as required or made required;
 a parameter's type changed, its enum narrowed, its pattern changed or its maxLength lowered; a response field
-removed, its type changed, made optional, or given new enum values. Safe: the opposite of each, and additions.
-
-  --json   print the changes as JSON
-
-Exit: 0 nothing breaks, 1 something breaks, 2 a file is missing or is not an OpenAPI document.`,
-  options: { json: { type: 'boolean' } },
-  positionals: [2, 2],
-  async run(values, [oldPath = '', newPath = ''], io) {
+removed, its type changed, made optional, or given new enum values. Safe: the opposite of each, and additions.`,
+  more: 'Exit: 0 nothing breaks, 1 something breaks, 2 a file is missing or is not an OpenAPI document.',
+  positionals: { usage: 'OLD.yaml NEW.yaml', range: [2, 2] },
+  async run(settings, io) {
+    const [oldPath = '', newPath = ''] = settings.positionals;
     const changes = diffDocuments(readDoc(oldPath), readDoc(newPath));
     const breaking = changes.filter((c) => c.kind === 'breaking');
     const safe = changes.filter((c) => c.kind === 'safe');
-    if (values.json) io.out(JSON.stringify({ breaking, safe }, null, 2));
+    if (get.bool(settings, 'json')) io.out(JSON.stringify({ breaking, safe }, null, 2));
     else {
       io.out(`h2h diff: ${breaking.length} breaking, ${safe.length} safe change(s)`);
       for (const c of breaking) io.out(`  BREAKING ${c.at}: ${c.what}`);

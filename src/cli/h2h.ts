@@ -1,26 +1,48 @@
 import { DocumentError } from '../openapi/load.js';
-import { redact, registerSecret } from '../redact.js';
+import { redact, refuseKeyInFile, registerSecret } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
-import { EXIT, parse, stdio } from './command.js';
+import { flagHelp, resolveSettings, usageLine } from '../shared/settings.js';
+import { type Command, EXIT, stdio } from './command.js';
 import type { CommandEntry } from './commands.js';
 
+/** The whole --help of a command: its usage line, summary and words, and its flags from the settings table. */
+export function helpText(entry: CommandEntry, cmd: Command): string {
+  return [
+    `usage: ${usageLine(cmd.name, cmd.positionals?.usage)}`,
+    '',
+    `${entry.summary}.`,
+    '',
+    cmd.about,
+    '',
+    'Flags (a flag wins over its environment variable, which wins over the config file, then the default):',
+    flagHelp(cmd.name),
+    ...(cmd.more ? ['', cmd.more] : []),
+  ].join('\n');
+}
+
 /**
- * Runs one command: its flags parsed, its help, its exit code. A usage or configuration error exits 2 with its
- * message; anything else is a bug of the program: one redacted line, exit 3 (the stack with --debug).
+ * Runs one command: its settings resolved from the table, its help, its exit code. A usage or configuration error
+ * exits 2 with its message; anything else is a bug of the program: one redacted line, exit 3 (the stack with
+ * --debug).
  */
 export async function run(entry: CommandEntry, argv: string[], debug: boolean): Promise<number> {
   registerSecret(process.env.H2H_API_KEY);
   try {
     const cmd = await entry.load();
-    const { values, positionals, help } = parse(cmd, argv);
-    if (help) {
-      stdio.out(`usage: ${cmd.usage}\n\n${entry.summary}.\n\n${cmd.help}`);
+    const settings = resolveSettings(cmd.name, argv, {
+      ...(cmd.positionals ? { positionals: cmd.positionals.range } : {}),
+      ...(cmd.fileExtras ? { fileExtras: cmd.fileExtras } : {}),
+      checkFile: refuseKeyInFile,
+    });
+    if (settings.help) {
+      stdio.out(helpText(entry, cmd));
       return EXIT.OK;
     }
+    for (const line of settings.deprecations) stdio.err(`h2h ${cmd.name}: ${line}`);
     // Fault injection for the toolkit's own tests: an internal error at a known place.
     if (process.env.H2H_INJECT === 'internal-error')
       throw new Error(`injected internal error (key ${process.env.H2H_API_KEY ?? 'none'})`);
-    return await cmd.run(values, positionals, stdio);
+    return await cmd.run(settings, stdio);
   } catch (err) {
     return failed(entry.name, err, debug);
   }

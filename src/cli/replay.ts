@@ -1,21 +1,20 @@
 import { join } from 'node:path';
 import { buildCatalogue } from '../gate/catalogue/index.js';
-import { resolveContractConfig } from '../gate/config.js';
+import { CONTRACT_FILE_EXTRAS, resolveContractConfig } from '../gate/config.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generated/cases.js';
 import { fillPlaceholders, loadFailures } from '../gate/generated/failures.js';
 import { judgeCase } from '../gate/generated/judge-case.js';
 import { discover, httpSend } from '../gate/in-process-runner.js';
-import { InviteLedger, NotSent } from '../gate/invite-ledger.js';
+import { NotSent } from '../gate/invite-ledger.js';
+import { runDeps, throttleOf } from '../gate/run-deps.js';
 import { executeScenario } from '../gate/run-scenario.js';
 import { findingLines } from '../gate/scenario-result.js';
 import { type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
 import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
-import { TokenBucket } from '../shared/token-bucket.js';
 import { startEmbedded } from '../simulator/embedded.js';
 import { type Command, EXIT } from './command.js';
-import { TARGET_OPTIONS, targetFlags } from './target-flags.js';
 
 /**
  * Sends saved failing cases to a target again and says FIXED or STILL FAILING for each. An invite that a clause
@@ -25,20 +24,15 @@ import { TARGET_OPTIONS, targetFlags } from './target-flags.js';
  */
 export const replay: Command = {
   name: 'replay',
-  usage:
-    'h2h replay [FILE ...] [--config FILE] [--base-url URL --api-key KEY | --api-key-file FILE] [--allow-writes --product CODE --kind K --msisdn N ... --max-invites N] [--reports-dir DIR] [--timeout 10s]',
-  help: `FILE: saved failures (JSON) of a run of h2h contract; default every file in <reports-dir>/failures/, the
+  about: `FILE: saved failures (JSON) of a run of h2h contract; default every file in <reports-dir>/failures/, the
 last run's. The target and its settings are given as to h2h contract (flags, H2H_* environment, --config); with
-no target, a fresh embedded simulator. The key and the test numbers fill the placeholders of a saved case.
-
-  --config FILE, --base-url URL, --api-key KEY, --api-key-file FILE, --allow-writes, --product CODE,
-  --kind K, --msisdn N, --max-invites N, --timeout D, --reports-dir DIR    as for h2h contract
-
-Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usage or configuration.`,
-  options: TARGET_OPTIONS,
-  positionals: [0, 1000],
-  async run(values, files, io) {
-    const cfg = resolveContractConfig(targetFlags(values));
+no target, a fresh embedded simulator. The key and the test numbers fill the placeholders of a saved case.`,
+  more: 'Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usage or configuration.',
+  positionals: { usage: '[FILE ...]', range: [0, 1000] },
+  fileExtras: CONTRACT_FILE_EXTRAS,
+  async run(settings, io) {
+    const cfg = resolveContractConfig(settings);
+    const files = settings.positionals;
     const saved = loadFailures(files, join(cfg.reportsDir, 'failures'));
     const embedded = cfg.baseUrl ? undefined : await startEmbedded({}, cfg.apiKey);
     try {
@@ -55,13 +49,17 @@ Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usag
       for (const k of nearMissKeys(target.apiKey)) registerSecret(k.value);
       const api = loadApiModel();
       const raw = httpSend(target.baseUrl, cfg.timeoutMs);
-      const policy: SendPolicy = {
-        maxWaitMs: cfg.maxWaitMs,
-        ...(cfg.rateLimit ? { throttle: new TokenBucket(cfg.rateLimit, 1) } : {}),
-      };
+      const throttle = throttleOf(cfg.rateLimit);
+      const policy: SendPolicy = { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) };
       const data = await discover(raw, policy, target);
-      const ledger = new InviteLedger(cfg.maxInvites ?? embedded?.maxInvites ?? 10);
       const newTrxId = trxFactory(`${newRunId()}R`);
+      const deps = runDeps(api, target, data, raw, newTrxId, {
+        ...cfg,
+        maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? 10,
+        ...(throttle ? { throttle } : {}),
+        seed: 0,
+      });
+      const { ledger } = deps;
       let fixed = 0;
       const catalogue = buildCatalogue(api);
       for (const { path, failure } of saved) {
@@ -78,23 +76,17 @@ Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usag
           }
           const result = await executeScenario(
             { scenario, form: 'write' },
-            {
-              api,
-              target,
-              data,
-              raw,
-              policy,
-              ledger,
-              newTrxId,
-              settleMs: cfg.settleMs,
-              deviations: [],
-              strict: false,
-              generation: { seed: failure.seed, examples: cfg.examples },
-            },
+            { ...deps, deviations: [], strict: false, generation: { seed: failure.seed, examples: cfg.examples } },
           );
           if (result.status === 'passed') fixed++;
+          const said = {
+            passed: 'FIXED        ',
+            failed: 'STILL FAILING',
+            skipped: 'NOT JUDGED   ',
+            inconclusive: 'NOT JUDGED   ',
+          };
           io.out(
-            `${result.status === 'passed' ? 'FIXED        ' : result.status === 'skipped' ? 'NOT JUDGED   ' : 'STILL FAILING'} ${path}: ${scenario.title}${result.skipReason ? ` (${result.skipReason})` : ''}`,
+            `${said[result.status]} ${path}: ${scenario.title}${result.skipReason ? ` (${result.skipReason})` : ''}`,
           );
           for (const line of result.lines) io.out(`  ${line}`);
           continue;

@@ -4,6 +4,7 @@ import { loadApiModel } from '../openapi/load.js';
 import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../openapi/types.js';
 import { learnSecrets, redactValue } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
+import { get } from '../shared/settings.js';
 import { type Command, EXIT } from './command.js';
 import { formatFindings } from './format.js';
 
@@ -44,24 +45,14 @@ function readCapture(path: string): Capture {
 
 export const validate: Command = {
   name: 'validate',
-  usage: 'h2h validate ENDPOINT FILE.json [--strict] [--known-status S]... [--json]',
-  help: `ENDPOINT is one of ${ENDPOINTS.join(', ')}. FILE.json is the response body, or
+  about: `ENDPOINT is one of ${ENDPOINTS.join(', ')}. FILE.json is the response body, or
 {"request": {"method": "GET", "params": {...}}, "response": {"status": 200, "body": {...}}} so that the
-clauses that compare with the request (HIS-2..4, TRX-1, INV-1, INV-2) apply too.
-
-  --strict          fields and status values that openapi.yaml does not name fail the run
-  --known-status S  a status word the provider is known to use (repeat for more): with a list, a refusal
-                    status outside it is drift; without one, refusal statuses are never drift
-  --json            print the findings as JSON
-
-Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or unreadable file.`,
-  options: {
-    strict: { type: 'boolean' },
-    json: { type: 'boolean' },
-    'known-status': { type: 'string', multiple: true },
-  },
-  positionals: [2, 2],
-  async run(values, [endpoint = '', file = ''], io) {
+clauses that compare with the request (HIS-2..4, TRX-1, INV-1, INV-2) apply too. Without --known-status, refusal
+statuses are never drift.`,
+  more: 'Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or unreadable file.',
+  positionals: { usage: 'ENDPOINT FILE.json', range: [2, 2] },
+  async run(settings, io) {
+    const [endpoint = '', file = ''] = settings.positionals;
     if (!isEndpoint(endpoint)) throw new UsageError(`unknown endpoint '${endpoint}'; one of: ${ENDPOINTS.join(', ')}`);
     const api = loadApiModel();
     const cap = readCapture(file);
@@ -79,10 +70,10 @@ Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or 
       durationMs: 0,
     };
     const findings = judgeAnswer(api, exchange);
-    const known = values['known-status'] as string[] | undefined;
+    const known = get.list(settings, 'known-status');
     const drift = api.drift(endpoint, cap.response.body, known ? { knownStatuses: known } : {});
-    const failed = findings.length > 0 || (values.strict === true && drift.length > 0);
-    if (values.json) {
+    const failed = findings.length > 0 || (get.bool(settings, 'strict') === true && drift.length > 0);
+    if (get.bool(settings, 'json')) {
       io.out(
         JSON.stringify(
           redactValue({ endpoint, clauses: answerClauses(api, endpoint), findings, drift, failed }),

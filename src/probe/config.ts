@@ -5,9 +5,8 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import cron from 'node-cron';
 import type { TlsOptions } from '../client/client.js';
 import type { Target } from '../client/target.js';
-import { refuseKeyInFile } from '../redact.js';
-import { oneOf, readSecretFile, readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
-import { parseDuration, refuseUserinfo } from '../shared/config-values.js';
+import { readSecretFile, UsageError } from '../shared/config-file.js';
+import { baseUrl, get, isGiven, type Resolved, readAs } from '../shared/settings.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
 export interface ProbeTarget extends Target {
@@ -61,75 +60,38 @@ export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = {
 };
 
 const NAME = '^[A-Za-z0-9_-]{1,64}$' as const;
-const FILE_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    schedule: { type: 'string' },
-    timeout: { type: 'string' },
-    body_cap: { type: 'integer', minimum: 1024, maximum: 64 * 1024 * 1024 },
-    listen: { type: 'string' },
-    history_limit: { type: 'integer', minimum: 1, maximum: 100 },
-    method: oneOf(['GET', 'POST']),
-    log_format: oneOf(['text', 'json']),
-    timeout_offset: { type: 'string' },
-    targets: {
-      type: 'array',
-      minItems: 1,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'base_url'],
-        properties: {
-          name: { type: 'string', pattern: NAME },
-          base_url: { type: 'string', pattern: '^https?://' },
-          api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-          api_key_file: { type: 'string', minLength: 1 },
-          trx_id: { type: 'string', minLength: 1, maxLength: 64 },
-          schedule: { type: 'string' },
-          timeout: { type: 'string' },
-          tls: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              ca_file: { type: 'string', minLength: 1 },
-              server_name: { type: 'string', minLength: 1 },
-              insecure_skip_verify: { type: 'boolean' },
-            },
+
+/** The probe config file's own keys, beside the settings of the table (schedule, timeout, listen, ...). */
+export const PROBE_FILE_EXTRAS = {
+  targets: {
+    type: 'array',
+    minItems: 1,
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'base_url'],
+      properties: {
+        name: { type: 'string', pattern: NAME },
+        base_url: { type: 'string' },
+        api_key_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+        api_key_file: { type: 'string', minLength: 1 },
+        trx_id: { type: 'string', minLength: 1, maxLength: 64 },
+        schedule: { type: 'string' },
+        timeout: { type: 'string' },
+        tls: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ca_file: { type: 'string', minLength: 1 },
+            server_name: { type: 'string', minLength: 1 },
+            insecure_skip_verify: { type: 'boolean' },
           },
         },
       },
     },
   },
-} as const satisfies JSONSchema;
-type ProbeFile = FromSchema<typeof FILE_SCHEMA>;
-
-export interface ProbeFlags {
-  config?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  apiKeyFile?: string;
-  name?: string;
-  trxId?: string;
-  schedule?: string;
-  timeout?: string;
-  listen?: string;
-  logFormat?: string;
-  caFile?: string;
-  serverName?: string;
-  insecureSkipVerify?: boolean;
-  /** The exporter mode: no schedule of its own (every target `none`). */
-  exporter?: boolean;
-  timeoutOffset?: string;
-}
-
-/** `host:port` with a numeric port. */
-export function parseListen(raw: string, what: string): { host: string; port: number } {
-  const m = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw);
-  const port = Number(m?.[2]);
-  if (!m || port > 65535) throw new UsageError(`${what} must be host:port (e.g. 127.0.0.1:9464), got '${raw}'`);
-  return { host: (m[1] ?? '').replace(/^\[|\]$/g, ''), port };
-}
+} as const satisfies Record<string, JSONSchema>;
+type FileTarget = FromSchema<(typeof PROBE_FILE_EXTRAS)['targets']['items']>;
 
 /** The shortest gap between two runs of a cron expression, in ms (over its next 60 runs). */
 export function shortestInterval(schedule: string): number {
@@ -180,30 +142,26 @@ function timing(
   return { schedule, timeoutMs, jitterMs: jitterFor(name, (interval - timeoutMs) / 2) };
 }
 
-/** Resolves the probe config: flags over the file over the defaults. Targets' keys come from env or files. */
-export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = process.env): ProbeConfig {
-  const raw = flags.config ? (readYamlFile(flags.config, 'config file') ?? {}) : {};
-  refuseKeyInFile(raw, flags.config);
-  const file: ProbeFile = flags.config
-    ? validateConfig<ProbeFile>(FILE_SCHEMA, raw, `config file ${flags.config}`)
-    : {};
+/**
+ * The probe config from a command line's resolved settings (flag > environment > config file > default) and the
+ * file's targets. Targets' keys come from the environment or files, never from the file itself.
+ */
+export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process.env): ProbeConfig {
+  const file = r.file;
   // Paths in the config file are read from its own folder.
-  const here = (path: string): string => (flags.config ? resolve(dirname(flags.config), path) : path);
-  if (flags.exporter && flags.schedule)
+  const here = (path: string): string => (file ? resolve(dirname(file.path), path) : path);
+  const exporter = get.bool(r, 'exporter') === true;
+  if (exporter && isGiven(r, 'schedule'))
     throw new UsageError('--exporter and --schedule exclude each other: in the exporter mode Prometheus schedules');
-  const schedule = flags.exporter ? NO_SCHEDULE : (flags.schedule ?? file.schedule ?? PROBE_DEFAULTS.schedule);
-  const timeoutMs = flags.timeout
-    ? parseDuration(flags.timeout, '--timeout')
-    : file.timeout
-      ? parseDuration(file.timeout, 'timeout')
-      : PROBE_DEFAULTS.timeoutMs;
+  const schedule = exporter ? NO_SCHEDULE : (get.str(r, 'schedule') ?? PROBE_DEFAULTS.schedule);
+  const timeoutMs = get.num(r, 'timeout') ?? PROBE_DEFAULTS.timeoutMs;
   const targets: ProbeTarget[] = [];
   const seen = new Set<string>();
-  for (const [i, t] of (file.targets ?? []).entries()) {
+  for (const [i, t] of ((file?.data.targets ?? []) as FileTarget[]).entries()) {
     const where = `config file: targets[${i}] (${t.name})`;
     if (seen.has(t.name)) throw new UsageError(`config file: targets[${i}]: the name '${t.name}' is used twice`);
     seen.add(t.name);
-    refuseUserinfo(t.base_url, `${where}: base_url`);
+    const url = baseUrl(t.base_url, `${where}: base_url`);
     if (!t.api_key_env === !t.api_key_file)
       throw new UsageError(`${where}: give exactly one of api_key_env and api_key_file`);
     let apiKey: string | undefined;
@@ -220,73 +178,60 @@ export function resolveProbeConfig(flags: ProbeFlags, env: NodeJS.ProcessEnv = p
       : undefined;
     targets.push({
       name: t.name,
-      baseUrl: t.base_url.replace(/\/+$/, ''),
+      baseUrl: url,
       apiKey: apiKey ?? '',
       ...(t.trx_id ? { trxId: t.trx_id } : {}),
       ...timing(
         t.name,
-        flags.exporter ? NO_SCHEDULE : (t.schedule ?? schedule),
-        t.timeout ? parseDuration(t.timeout, `${where}: timeout`) : timeoutMs,
+        exporter ? NO_SCHEDULE : (t.schedule ?? schedule),
+        t.timeout ? (readAs('timeout', t.timeout, `${where}: timeout`) as number) : timeoutMs,
         where,
       ),
       ...(tls ? { tls } : {}),
     });
   }
-  if (flags.baseUrl) {
-    if (!/^https?:\/\/[^?#]+$/.test(flags.baseUrl))
-      throw new UsageError('--base-url must be an http(s) URL without query or fragment');
-    refuseUserinfo(flags.baseUrl, '--base-url');
-    const name = flags.name ?? 'default';
+  const url = get.str(r, 'base-url');
+  const apiKeyFile = get.str(r, 'api-key-file');
+  if (url) {
+    const name = get.str(r, 'name') ?? 'default';
     if (!new RegExp(NAME).test(name)) throw new UsageError(`--name must match ${NAME}, got '${name}'`);
-    const apiKey =
-      flags.apiKey ?? (flags.apiKeyFile ? readSecretFile(flags.apiKeyFile, '--api-key-file') : env.H2H_API_KEY);
+    const apiKey = get.str(r, 'api-key') ?? (apiKeyFile ? readSecretFile(apiKeyFile, '--api-key-file') : undefined);
     if (!apiKey) throw new UsageError('--base-url needs its key: --api-key, --api-key-file or H2H_API_KEY');
     if (seen.has(name)) throw new UsageError(`--name '${name}' is already a target of the config file`);
+    const caFile = get.str(r, 'ca-file');
+    const serverName = get.str(r, 'server-name');
     const tls: TlsOptions = {
-      ...(flags.caFile ? { caFile: readable(flags.caFile, '--ca-file') } : {}),
-      ...(flags.serverName ? { serverName: flags.serverName } : {}),
-      ...(flags.insecureSkipVerify ? { insecureSkipVerify: true } : {}),
+      ...(caFile ? { caFile: readable(caFile, '--ca-file') } : {}),
+      ...(serverName ? { serverName } : {}),
+      ...(get.bool(r, 'insecure-skip-verify') ? { insecureSkipVerify: true } : {}),
     };
+    const trxId = get.str(r, 'trx-id');
     targets.push({
       name,
-      baseUrl: flags.baseUrl.replace(/\/+$/, ''),
+      baseUrl: url,
       apiKey,
-      ...(flags.trxId ? { trxId: flags.trxId } : {}),
+      ...(trxId ? { trxId } : {}),
       ...timing(name, schedule, timeoutMs, '--schedule and --timeout'),
       ...(Object.keys(tls).length ? { tls } : {}),
     });
-  } else if (
-    flags.apiKey ||
-    flags.apiKeyFile ||
-    flags.name ||
-    flags.caFile ||
-    flags.serverName ||
-    flags.insecureSkipVerify
-  ) {
-    throw new UsageError(
-      '--api-key, --api-key-file, --name, --ca-file, --server-name and --insecure-skip-verify go with --base-url',
-    );
+  } else {
+    // These go with --base-url; a key or transaction in the environment may be there for other commands.
+    const single = ['api-key', 'api-key-file', 'name', 'trx-id', 'ca-file', 'server-name', 'insecure-skip-verify'];
+    const stray = single.filter((f) => r.sources[f]?.startsWith('--'));
+    if (stray.length) throw new UsageError(`${stray.map((f) => `--${f}`).join(', ')}: only with --base-url`);
   }
   // The defaults are checked even with no target yet (the embedded simulator takes them).
   timing('', schedule, timeoutMs, 'schedule and timeout');
-  const logFormat = flags.logFormat ?? file.log_format ?? PROBE_DEFAULTS.logFormat;
-  if (logFormat !== 'text' && logFormat !== 'json')
-    throw new UsageError(`--log-format must be text or json, got '${logFormat}'`);
-  const listenRaw = flags.listen ?? file.listen;
   return {
     targets,
     schedule,
     timeoutMs,
-    bodyCap: file.body_cap ?? PROBE_DEFAULTS.bodyCap,
-    listen: listenRaw ? parseListen(listenRaw, flags.listen ? '--listen' : 'listen') : PROBE_DEFAULTS.listen,
-    historyLimit: file.history_limit ?? PROBE_DEFAULTS.historyLimit,
-    method: file.method ?? PROBE_DEFAULTS.method,
-    logFormat,
-    timeoutOffsetMs: flags.timeoutOffset
-      ? parseDuration(flags.timeoutOffset, '--timeout-offset', { zero: true })
-      : file.timeout_offset
-        ? parseDuration(file.timeout_offset, 'timeout_offset', { zero: true })
-        : PROBE_DEFAULTS.timeoutOffsetMs,
+    bodyCap: get.num(r, 'body-cap') ?? PROBE_DEFAULTS.bodyCap,
+    listen: get.listen(r, 'listen') ?? PROBE_DEFAULTS.listen,
+    historyLimit: get.num(r, 'history-limit') ?? PROBE_DEFAULTS.historyLimit,
+    method: (get.str(r, 'method') as 'GET' | 'POST' | undefined) ?? PROBE_DEFAULTS.method,
+    logFormat: (get.str(r, 'log-format') as 'text' | 'json' | undefined) ?? PROBE_DEFAULTS.logFormat,
+    timeoutOffsetMs: get.num(r, 'timeout-offset') ?? PROBE_DEFAULTS.timeoutOffsetMs,
   };
 }
 

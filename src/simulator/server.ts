@@ -195,7 +195,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     reply(handled.answer, rewrite && ((body) => rewrite(body, { endpoint, method, params: handled.params })));
   }
 
-  const address = await listen(server, host, opts.port ?? 0, '--host/--port');
+  const address = await listen(server, host, opts.port ?? 0, '--listen');
   const demo = fixture.accounts.find((a) => a.id === fixture.suite.account);
   return {
     url: `${opts.tls ? 'https' : 'http'}://${address}${prefix}`,
