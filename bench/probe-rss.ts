@@ -1,11 +1,11 @@
-// The running probe's memory: RSS of its whole process tree after 40 one-second cycles (then 20 more under
+// The running probe's memory: RSS of its whole process tree after 40 one-second rounds (then 20 more under
 // transport faults), beside bare Node and Node holding the probe's libraries, all measured in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BIN, machineLine, procRssMiB } from './machine.ts';
 
-const CYCLES = Number(process.env.BENCH_CYCLES ?? 40);
+const ROUNDS = Number(process.env.BENCH_CYCLES ?? 40);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Every descendant of a process, from /proc/<pid>/task/<tid>/children. */
@@ -84,7 +84,7 @@ const probeUrl = probe.match[1] ?? '';
 const rounds = async (): Promise<number> =>
   ((await (await fetch(`${probeUrl}/healthz`)).json()) as { rounds: number }).rounds;
 try {
-  while ((await rounds()) < CYCLES) await sleep(250);
+  while ((await rounds()) < ROUNDS) await sleep(250);
   const pid = probe.child.pid ?? 0;
   const after = treeMiB(pid);
   const children = descendants(pid).length;
@@ -99,9 +99,9 @@ try {
   console.log(`machine: ${machineLine()}`);
   for (const [name, mib] of refRss) console.log(`${name.padEnd(48)} ${f(mib)} MiB RSS`);
   console.log(
-    `h2h probe after ${CYCLES} one-second cycles:        ${f(after)} MiB RSS (whole tree; ${children} child processes) (target at most 72 MiB, no child): ${after <= 72 && children === 0 ? 'met' : 'NOT MET'}`,
+    `h2h probe after ${ROUNDS} one-second rounds:        ${f(after)} MiB RSS (whole tree; ${children} child processes) (target at most 72 MiB, no child): ${after <= 72 && children === 0 ? 'met' : 'NOT MET'}`,
   );
-  console.log(`h2h probe after 20 more cycles under transport faults: ${f(afterFaults)} MiB RSS`);
+  console.log(`h2h probe after 20 more rounds under transport faults: ${f(afterFaults)} MiB RSS`);
   console.log(`ratio to Node holding the same libraries: ${f(after / (refRss[1]?.[1] ?? 1))}x`);
 } finally {
   await stop(probe.child);

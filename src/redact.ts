@@ -9,8 +9,10 @@
  * program, and values derived from them, are registered by whoever holds them. Nothing else is touched: a
  * balance or an ID that happens to begin with 62 stays as it is.
  */
+
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type ApiModel, loadApiModel } from './openapi/load.js';
+import { to08, to62 } from './openapi/numbers.js';
 import type { Schema } from './openapi/types.js';
 import { UsageError } from './shared/config-file.js';
 
@@ -107,12 +109,9 @@ export function registerSecret(secret: string | undefined): void {
 /** Registers a phone number, in its 08- and 62-form, so that it is masked wherever it appears. */
 export function registerPhone(number: string | number | undefined): void {
   // The international form (+62...) is the same number: its digits are registered in every form.
-  const s = String(number ?? '')
-    .trim()
-    .replace(/^\+(?=62)/, '');
+  const s = to62(String(number ?? '').trim());
   if (!/^\d{7,16}$/.test(s)) return;
-  const national = s.startsWith('62') ? s.slice(2) : s.startsWith('0') ? s.slice(1) : s;
-  for (const form of [s, `0${national}`, `62${national}`]) {
+  for (const form of new Set([s, to08(s)])) {
     if (phones.has(form)) continue;
     phones.add(form);
     phonePattern = undefined;

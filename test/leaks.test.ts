@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { nearMissKeys } from '../src/gate/generated/cases.ts';
+import { nearMissKeys } from '../src/gate/generators/cases.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { contractConfigOf, everyByteWritten, runCli, startCli } from './helpers.ts';
 

@@ -104,7 +104,7 @@ describe('HTTPS: certificates made in the test', { skip: hasOpenssl ? false : 'o
     tls: ProbeTarget['tls'],
   ): Promise<{ p: Probe; text: string; m: Map<string, number> }> => {
     const p = new Probe(api, config([targetFor(sim, { tls, trxId: 'TRX-20261102-0021', timeoutMs: 2000 })]), quiet);
-    await p.cycle();
+    await p.roundAll();
     return { p, ...(await exposition(p)) };
   };
   const expiry = 'h2h_probe_tls_cert_expiry_timestamp_seconds{target="sim"}';
@@ -112,10 +112,14 @@ describe('HTTPS: certificates made in the test', { skip: hasOpenssl ? false : 'o
   it('valid, trusted through a CA file: success, the expiry is the notAfter, the version is exported', async () => {
     const { p, text, m } = await probeOnce(sims.valid, { caFile: pki.caFile });
     for (const e of READ_ONLY_ENDPOINTS)
-      assert.equal(m.get(`h2h_probe_success{target="sim",endpoint="${e}"}`), 1, JSON.stringify(p.status.get('sim')));
+      assert.equal(
+        m.get(`h2h_probe_success{target="sim",endpoint="${e}"}`),
+        1,
+        JSON.stringify(p.status.byTarget.get('sim')),
+      );
     assert.equal(m.get(expiry), certs.valid.notAfter);
     assert.equal(m.get('h2h_probe_tls_version_info{target="sim",version="TLSv1.3"}'), 1);
-    const status = p.status.get('sim')?.['saldo-user']?.tls;
+    const status = p.status.byTarget.get('sim')?.['saldo-user']?.tls;
     assert.deepEqual(status, {
       version: 'TLSv1.3',
       verified: true,
@@ -131,7 +135,7 @@ describe('HTTPS: certificates made in the test', { skip: hasOpenssl ? false : 'o
     const { p, m } = await probeOnce(sims.valid, undefined);
     assert.equal(m.get('h2h_probe_failures_total{target="sim",endpoint="saldo-user",reason="tls"}'), 1);
     assert.match(
-      p.status.get('sim')?.['saldo-user']?.message ?? '',
+      p.status.byTarget.get('sim')?.['saldo-user']?.message ?? '',
       /UNABLE_TO_VERIFY_LEAF_SIGNATURE|unable to verify/i,
     );
     assert.equal(m.get(expiry), certs.valid.notAfter);
@@ -144,7 +148,7 @@ describe('HTTPS: certificates made in the test', { skip: hasOpenssl ? false : 'o
       assert.equal(m.get(`h2h_probe_success{target="sim",endpoint="${e}"}`), 0, e);
       assert.equal(m.get(`h2h_probe_failures_total{target="sim",endpoint="${e}",reason="tls"}`), 1, e);
     }
-    const s = p.status.get('sim')?.['saldo-user'];
+    const s = p.status.byTarget.get('sim')?.['saldo-user'];
     assert.equal(s?.reason, 'tls');
     assert.match(s?.message ?? '', /CERT_HAS_EXPIRED/);
     assert.equal(m.get(expiry), certs.expired.notAfter);
@@ -154,8 +158,8 @@ describe('HTTPS: certificates made in the test', { skip: hasOpenssl ? false : 'o
 
   it('a certificate for another name: reason tls; with server_name set to that name it verifies', async () => {
     const wrong = await probeOnce(sims.wrongName, { caFile: pki.caFile });
-    assert.equal(wrong.p.status.get('sim')?.['saldo-user']?.reason, 'tls');
-    assert.match(wrong.p.status.get('sim')?.['saldo-user']?.message ?? '', /ERR_TLS_CERT_ALTNAME_INVALID/);
+    assert.equal(wrong.p.status.byTarget.get('sim')?.['saldo-user']?.reason, 'tls');
+    assert.match(wrong.p.status.byTarget.get('sim')?.['saldo-user']?.message ?? '', /ERR_TLS_CERT_ALTNAME_INVALID/);
     assert.equal(wrong.m.get(expiry), certs.wrongName.notAfter);
     const named = await probeOnce(sims.wrongName, { caFile: pki.caFile, serverName: 'api.elsewhere.example' });
     assert.equal(named.m.get('h2h_probe_success{target="sim",endpoint="saldo-user"}'), 1);
@@ -164,13 +168,13 @@ describe('HTTPS: certificates made in the test', { skip: hasOpenssl ? false : 'o
   it('self-signed without a CA: reason tls; insecure_skip_verify probes anyway and shows it unverified', async () => {
     const before = sims.self.log.length;
     const refused = await probeOnce(sims.self, undefined);
-    assert.match(refused.p.status.get('sim')?.['saldo-user']?.message ?? '', /DEPTH_ZERO_SELF_SIGNED_CERT/);
+    assert.match(refused.p.status.byTarget.get('sim')?.['saldo-user']?.message ?? '', /DEPTH_ZERO_SELF_SIGNED_CERT/);
     assert.equal(refused.m.get(expiry), certs.self.notAfter);
     assert.equal(sims.self.log.length, before, 'nothing sent over an unverified connection');
     const skipped = await probeOnce(sims.self, { insecureSkipVerify: true });
     assert.equal(skipped.m.get('h2h_probe_success{target="sim",endpoint="saldo-user"}'), 1);
     assert.equal(skipped.m.get(expiry), certs.self.notAfter);
-    assert.deepEqual(skipped.p.status.get('sim')?.['saldo-user']?.tls, {
+    assert.deepEqual(skipped.p.status.byTarget.get('sim')?.['saldo-user']?.tls, {
       version: 'TLSv1.3',
       verified: false,
       certExpiry: new Date(certs.self.notAfter * 1000).toISOString(),
@@ -350,21 +354,21 @@ describe('balance freshness', () => {
     const sim = await startSimulator();
     try {
       const p = new Probe(api, config([targetFor(sim, { timeoutMs: 300 })]), quiet);
-      await p.cycle();
+      await p.roundAll();
       const fresh = (await exposition(p)).m;
       assert.equal(fresh.get('h2h_balance{target="sim"}'), sim.state.saldo('demo'));
       const at = fresh.get('h2h_balance_timestamp_seconds{target="sim"}') ?? 0;
       assert.ok(Math.abs(at - Date.now() / 1000) < 5, `timestamp ${at}`);
       sim.setFault({ name: 'hang' });
-      await p.cycle();
+      await p.roundAll();
       const stale = (await exposition(p)).m;
       assert.equal(stale.has('h2h_balance{target="sim"}'), false, 'no balance after a failed read');
       assert.equal(stale.get('h2h_balance_timestamp_seconds{target="sim"}'), at, 'the last fresh read, unchanged');
       sim.setFault({ name: 'saldo-as-string' });
-      await p.cycle();
+      await p.roundAll();
       assert.equal((await exposition(p)).m.has('h2h_balance{target="sim"}'), false, 'a saldo that is not a number');
       sim.setFault(null);
-      await p.cycle();
+      await p.roundAll();
       assert.equal((await exposition(p)).m.get('h2h_balance{target="sim"}'), sim.state.saldo('demo'));
     } finally {
       await sim.close();

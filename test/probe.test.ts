@@ -97,7 +97,7 @@ describe('each check: one bounded reason, within its deadline', () => {
     const gz = await startSimulator({ reading: parseReading('content-coding=gzip') });
     try {
       const p = new Probe(api, cfgFor(gz), quiet);
-      const round = await p.cycle();
+      const round = await p.roundAll();
       assert.deepEqual(
         round.map((r) => [r.endpoint, r.success ? 'success' : `${r.reason}: ${r.message}`]),
         READ_ONLY_ENDPOINTS.map((e) => [e, 'success']),
@@ -177,7 +177,7 @@ describe('read-only by construction', () => {
         /calls only saldo-user, history-transaksi, cek-trx-id/,
       );
       const p = new Probe(api, cfgFor(sim), quiet);
-      for (let i = 0; i < 3; i++) await p.cycle();
+      for (let i = 0; i < 3; i++) await p.roundAll();
       assert.deepEqual([...new Set(sim.log.map((e) => e.endpoint))].sort(), [...READ_ONLY_ENDPOINTS].sort());
     } finally {
       await sim.close();
@@ -191,7 +191,7 @@ describe('read-only by construction', () => {
 });
 
 describe('memory stays bounded', () => {
-  it('a few hundred cycles against oversized-body and hang leave the heap where it was', async () => {
+  it('a few hundred rounds against oversized-body and hang leave the heap where it was', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const sim = await startSimulator();
@@ -202,29 +202,29 @@ describe('memory stays bounded', () => {
         gc();
         return process.memoryUsage().heapUsed;
       };
-      for (let i = 0; i < 20; i++) await p.cycle(); // warm up: compiled code, caches
+      for (let i = 0; i < 20; i++) await p.roundAll(); // warm up: compiled code, caches
       const start = heap();
       for (const fault of ['oversized-body', 'hang'] as const) {
         sim.setFault({ name: fault });
-        for (let i = 0; i < 150; i++) await p.cycle();
+        for (let i = 0; i < 150; i++) await p.roundAll();
       }
       // 10 MiB once decoded, 10 KiB on the wire: never decoded past the cap, so buffers stay small at every round.
       sim.setFault({ name: 'gzip-bomb' });
-      await p.cycle();
+      await p.roundAll();
       // What one round leaves in buffers (live and not yet collected), from a collected start: a round's three
       // probes decoded whole would hold 30 MiB; cut at the 1 MiB cap, a few MiB.
       let peak = 0;
       for (let i = 0; i < 20; i++) {
         gc();
         const before = process.memoryUsage().arrayBuffers;
-        await p.cycle();
+        await p.roundAll();
         peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
       }
       assert.ok(peak < 10 * 1024 * 1024, `a round left ${(peak / 1024 / 1024).toFixed(1)} MiB of buffers`);
       const end = heap();
       assert.ok(
         end - start < 8 * 1024 * 1024,
-        `heap grew ${((end - start) / 1024 / 1024).toFixed(1)} MiB over 300 cycles`,
+        `heap grew ${((end - start) / 1024 / 1024).toFixed(1)} MiB over 300 rounds`,
       );
       const metrics = await p.metrics.exposition(undefined);
       assert.match(
@@ -328,7 +328,7 @@ describe('the running probe', () => {
     });
   }
 
-  it('a refused connection (the down target) records connect on every cycle, beside the healthy target', async () => {
+  it('a refused connection (the down target) records connect on every round, beside the healthy target', async () => {
     const before = value(
       await metrics(),
       'h2h_probe_failures_total',

@@ -1,5 +1,5 @@
-import { to62 } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
+import { to62 } from '../openapi/numbers.js';
 import type { Exchange } from '../openapi/types.js';
 import { param } from './util.js';
 

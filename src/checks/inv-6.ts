@@ -1,4 +1,5 @@
-import { bodyOf, hasDataRecord, records, to62 } from '../openapi/exchange.js';
+import { bodyOf, hasDataRecord, records } from '../openapi/exchange.js';
+import { to62 } from '../openapi/numbers.js';
 import { defineCheck } from './types.js';
 import { finding, param } from './util.js';
 

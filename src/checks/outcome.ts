@@ -1,5 +1,6 @@
-import { type Body, bodyOf, records, to62 } from '../openapi/exchange.js';
+import { type Body, bodyOf, records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
+import { to62 } from '../openapi/numbers.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { show } from '../shared/jsonpath.js';
 import { limitOf } from './filters.js';

@@ -75,3 +75,13 @@ export function mustBeRefused(api: ApiModel, clause: ClauseId, ex: Exchange): Fi
   const ok = bodyOf(ex)?.ok;
   return ok === false ? [] : [finding(api, clause, ex, '$.ok', 'false (refused)', ok)];
 }
+
+/** Where a finding happened, as every report writes it: `history-transaksi POST via tanggal`. */
+export function findingPlace(f: { endpoint: string; method?: string; aliases?: readonly string[] }): string {
+  return [f.endpoint, f.method, f.aliases?.length ? `via ${f.aliases.join(',')}` : ''].filter(Boolean).join(' ');
+}
+
+/** What a finding says, as every report writes it: `$.data[0].date: expected ..., got ...`. */
+export function findingDetail(f: { path?: string; expected?: string; actual?: string }): string {
+  return `${f.path}: expected ${f.expected}, got ${f.actual}`;
+}

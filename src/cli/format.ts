@@ -1,3 +1,4 @@
+import { findingDetail, findingPlace } from '../checks/util.js';
 import type { Drift, Finding } from '../openapi/types.js';
 
 /** Findings and drift as readable lines (the caller's Io redacts them). */
@@ -5,10 +6,7 @@ export function formatFindings(findings: readonly Finding[], drift: readonly Dri
   const lines = [header];
   if (findings.length === 0) lines.push('  contract holds: no clause broken');
   for (const f of findings) {
-    const at = [f.endpoint, f.method, f.aliases?.length ? `aliases ${f.aliases.join(',')}` : '']
-      .filter(Boolean)
-      .join(' ');
-    lines.push(`  FAIL ${f.clause} [${at}] ${f.path}: expected ${f.expected}, got ${f.actual}`);
+    lines.push(`  FAIL ${f.clause} [${findingPlace(f)}] ${findingDetail(f)}`);
   }
   for (const d of drift)
     lines.push(

@@ -47,15 +47,15 @@ file; paths relative to the file).`,
 };
 
 async function once(p: Probe, cfg: ProbeConfig, json: boolean, io: Io): Promise<number> {
-  const results = await p.cycle();
+  const results = await p.roundAll();
   const ok = results.every((r) => r.success);
   if (json) {
-    io.out(JSON.stringify(redactValue({ ok, targets: Object.fromEntries(p.status) }), null, 2));
+    io.out(JSON.stringify(redactValue({ ok, targets: Object.fromEntries(p.status.byTarget) }), null, 2));
   } else {
     io.out(
-      `h2h probe: one cycle, ${cfg.targets.length} target(s), ${ok ? 'every probe succeeded' : 'some probes FAILED'}`,
+      `h2h probe: one round of ${cfg.targets.length} target(s), ${ok ? 'every probe succeeded' : 'some probes FAILED'}`,
     );
-    for (const [target, eps] of p.status) {
+    for (const [target, eps] of p.status.byTarget) {
       for (const [endpoint, s] of Object.entries(eps)) {
         const result = s.skipped ? `skipped (${s.skipped})` : s.success ? 'ok' : `FAIL ${s.reason}: ${s.message ?? ''}`;
         io.out(

@@ -1,18 +1,19 @@
 import { join } from 'node:path';
 import { buildCatalogue } from '../gate/catalogue/index.js';
 import { CONTRACT_FILE_EXTRAS, resolveContractConfig } from '../gate/config.js';
-import { type GeneratedCase, nearMissKeys } from '../gate/generated/cases.js';
-import { fillPlaceholders, loadFailures } from '../gate/generated/failures.js';
-import { judgeCase } from '../gate/generated/judge-case.js';
-import { discover, httpSend } from '../gate/in-process-runner.js';
+import { fillPlaceholders, loadFailures } from '../gate/failures.js';
+import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
+import { judgeCase } from '../gate/generators/judge-case.js';
 import { NotSent } from '../gate/invite-ledger.js';
 import { runDeps, throttleOf } from '../gate/run-deps.js';
 import { executeScenario } from '../gate/run-scenario.js';
 import { findingLines } from '../gate/scenario-result.js';
-import { type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
+import { httpSend, type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
+import { discover } from '../gate/target.js';
 import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
+import { defaultNumber } from '../shared/settings.js';
 import { startEmbedded } from '../simulator/embedded.js';
 import { type Command, EXIT } from './command.js';
 
@@ -55,7 +56,7 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
       const newTrxId = trxFactory(`${newRunId()}R`);
       const deps = runDeps(api, target, data, raw, newTrxId, {
         ...cfg,
-        maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? 10,
+        maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? defaultNumber('max-invites'),
         ...(throttle ? { throttle } : {}),
         seed: 0,
       });

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { JSONSchema } from 'json-schema-to-ts';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { readSecretFile, UsageError } from '../shared/config-file.js';
-import { get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
+import { defaultNumber, get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
 import type { Kind } from './target.js';
 
 /** A clause the team accepts as broken for now: reported as `warn`, not failed. */
@@ -172,20 +172,22 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     ...(kind ? { kind } : {}),
     msisdns,
     // The embedded simulator's cap is its fixture's, unless one is given.
-    ...(baseUrl !== undefined || isGiven(r, 'max-invites') ? { maxInvites: maxInvites ?? 10 } : {}),
+    ...(baseUrl !== undefined || isGiven(r, 'max-invites')
+      ? { maxInvites: maxInvites ?? defaultNumber('max-invites') }
+      : {}),
     ...(trx ? { knownTrxId: trx } : {}),
     strict: get.bool(r, 'strict') ?? false,
     allowInconclusive: get.bool(r, 'allow-inconclusive') ?? false,
     canonicalOnly: get.bool(r, 'canonical-only') ?? false,
     deviations,
-    timeoutMs: get.num(r, 'timeout') ?? 10_000,
+    timeoutMs: get.num(r, 'timeout') ?? defaultNumber('timeout'),
     reportsDir: resolve(get.str(r, 'reports-dir') ?? 'reports'),
     ...(grep !== undefined ? { grep } : {}),
     ...(seed !== undefined ? { seed } : {}),
-    examples: get.num(r, 'examples') ?? 25,
+    examples: get.num(r, 'examples') ?? defaultNumber('examples'),
     ...(rate ? { rateLimit: rate } : {}),
-    maxWaitMs: get.num(r, 'max-wait') ?? 30_000,
-    settleMs: get.num(r, 'settle') ?? 5_000,
+    maxWaitMs: get.num(r, 'max-wait') ?? defaultNumber('max-wait'),
+    settleMs: get.num(r, 'settle') ?? defaultNumber('settle'),
     ...(known?.length ? { knownStatuses: known } : {}),
     ...(knownHttp.length ? { knownHttpStatuses: knownHttp } : {}),
     simulator: {

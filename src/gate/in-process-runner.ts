@@ -1,7 +1,6 @@
-import { callApi } from '../client/client.js';
-import { TransportError } from '../client/transport.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Finding } from '../openapi/types.js';
+import { defaultNumber } from '../shared/settings.js';
 import { buildCatalogue } from './catalogue/index.js';
 import type { Deviation } from './config.js';
 import { dataSkip, planRun, runsAfterWrites } from './plan.js';
@@ -9,36 +8,9 @@ import { runDeps, throttleOf } from './run-deps.js';
 import { executeScenario } from './run-scenario.js';
 import type { Scenario } from './scenario.js';
 import { type ScenarioResult, skippedResult } from './scenario-result.js';
-import { type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
-import { discoveredData, discoveryParams, type GateTarget, type TargetData } from './target.js';
+import { httpSend, type SendPolicy } from './send-policy.js';
+import { discover, type GateTarget } from './target.js';
 import { newRunId, newSeed, trxFactory } from './trx-ids.js';
-
-/** A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. */
-export function httpSend(baseUrl: string, timeoutMs = 10_000): RawSend {
-  return async (endpoint, method, params) => {
-    const r = await callApi({ baseUrl, endpoint, method, params, timeoutMs });
-    if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
-    return r.exchange;
-  };
-}
-
-/**
- * Reads the target's history (an explicit limit), for data taken from its own records: by GET, and by POST when
- * GET is not answered with ok true (a target may refuse one method; ENV-2 judges that, discovery goes on).
- */
-export async function discover(raw: RawSend, policy: SendPolicy, target: GateTarget): Promise<TargetData> {
-  const read = (method: 'GET' | 'POST') =>
-    sendUnderPolicy(raw, 'history-transaksi', method, discoveryParams(target.apiKey), policy, {
-      flaky: [],
-      waits: [],
-    });
-  let ex = await read('GET');
-  if ((ex.body as { ok?: unknown } | undefined)?.ok !== true) {
-    const post = await read('POST');
-    if ((post.body as { ok?: unknown } | undefined)?.ok === true) ex = post;
-  }
-  return discoveredData(ex, target.knownTrxId, target.msisdns);
-}
 
 export interface InProcessOptions {
   maxInvites: number;
@@ -55,7 +27,7 @@ export interface InProcessOptions {
   knownStatuses?: string[];
   /** @defaultValue a new random seed */
   seed?: number;
-  /** @defaultValue 25 */
+  /** @defaultValue the table's (--examples) */
   examples?: number;
   /** Where failing generated cases are saved; not saved when absent. */
   failuresDir?: string;
@@ -82,7 +54,8 @@ export async function runInProcess(
 ): Promise<RunResult> {
   const raw = httpSend(target.baseUrl, opts.timeoutMs);
   const throttle = throttleOf(opts.rateLimit);
-  const policy: SendPolicy = { maxWaitMs: opts.maxWaitMs ?? 30_000, ...(throttle ? { throttle } : {}) };
+  const maxWaitMs = opts.maxWaitMs ?? defaultNumber('max-wait');
+  const policy: SendPolicy = { maxWaitMs, ...(throttle ? { throttle } : {}) };
   const data = await discover(raw, policy, target);
   const plan = planRun(buildCatalogue(api), {
     allowWrites: target.allowWrites,
@@ -92,14 +65,14 @@ export async function runInProcess(
   });
   const deps = runDeps(api, target, data, raw, trxFactory(newRunId()), {
     maxInvites: opts.maxInvites,
-    maxWaitMs: opts.maxWaitMs ?? 30_000,
+    maxWaitMs,
     ...(throttle ? { throttle } : {}),
-    settleMs: opts.settleMs ?? 5000,
+    settleMs: opts.settleMs ?? defaultNumber('settle'),
     deviations: opts.deviations ?? [],
     strict: opts.strict ?? false,
     ...(opts.knownStatuses ? { knownStatuses: opts.knownStatuses } : {}),
     seed: opts.seed ?? newSeed(),
-    examples: opts.examples ?? 25,
+    examples: opts.examples ?? defaultNumber('examples'),
     ...(opts.failuresDir ? { failuresDir: opts.failuresDir } : {}),
   });
   const out: RunResult = { results: [], ran: [], skipped: [], findings: [], drift: [], failedClauses: new Set() };

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { bodyOf, to62 } from '../openapi/exchange.js';
+import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
+import { to62 } from '../openapi/numbers.js';
 import type { ClauseId, Exchange, Params } from '../openapi/types.js';
 
 /**

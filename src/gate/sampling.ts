@@ -1,5 +1,6 @@
+import { forms } from '../openapi/numbers.js';
 import type { Endpoint, Params } from '../openapi/types.js';
-import { forms, type ScenarioContext } from './scenario.js';
+import type { ScenarioContext } from './scenario.js';
 import { settledDate } from './target.js';
 
 /**

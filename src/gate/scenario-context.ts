@@ -2,7 +2,7 @@ import { TransportError } from '../client/transport.js';
 import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
-import type { GeneratedCase } from './generated/cases.js';
+import type { GeneratedCase } from './generators/cases.js';
 import { type InviteIntent, type InviteOutcome, NotSent, replaysAnother } from './invite-ledger.js';
 import type { RunDeps } from './run-deps.js';
 import { compareLimit } from './sampling.js';

@@ -1,3 +1,4 @@
+import { findingDetail, findingPlace } from '../checks/util.js';
 import type { ClauseId, Drift, Endpoint, Exchange, Finding, Method } from '../openapi/types.js';
 import { learnPhones, redact, redactValue } from '../redact.js';
 import type { PlannedScenario } from './plan.js';
@@ -88,11 +89,6 @@ export function showExchange(ex: Exchange): ShownExchange {
   };
 }
 
-/** Where a finding happened, for grouping and for its line. */
-function whereOf(f: Finding): string {
-  return [f.endpoint, f.method, f.aliases?.length ? `via ${f.aliases.join(',')}` : ''].filter(Boolean).join(' ');
-}
-
 /**
  * One line per clause and place: a clause broken by 37 records reads as one line with the count and the
  * first three, not 37 lines.
@@ -100,11 +96,11 @@ function whereOf(f: Finding): string {
 export function findingLines(findings: readonly Finding[]): string[] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    const key = `${f.clause} [${whereOf(f)}]`;
+    const key = `${f.clause} [${findingPlace(f)}]`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   return [...groups].map(([key, list]) => {
-    const one = (f: Finding): string => `${f.path}: expected ${f.expected}, got ${f.actual}`;
+    const one = findingDetail;
     if (list.length === 1) return redact(`${key} ${one(list[0] as Finding)}`);
     return redact(
       `${key} ${list.length} places broke it; first ${Math.min(3, list.length)}: ${list.slice(0, 3).map(one).join('; ')}`,

@@ -1,7 +1,7 @@
 import type { Evidence } from '../checks/types.js';
 import { saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
-import type { GeneratedCase } from './generated/cases.js';
+import type { GeneratedCase } from './generators/cases.js';
 import type { InviteIntent } from './invite-ledger.js';
 import type { Observation } from './scenario-result.js';
 import type { GateTarget, TargetData } from './target.js';
@@ -119,12 +119,6 @@ export function balanceDropped(now: Exchange, earlier: Exchange): boolean {
   const a = saldoOf(now);
   const b = saldoOf(earlier);
   return a !== undefined && b !== undefined && a < b;
-}
-
-/** A phone number in 08-form and in 62-form. */
-export function forms(msisdn: string): { f08: string; f62: string } {
-  const national = msisdn.startsWith('62') ? msisdn.slice(2) : msisdn.startsWith('0') ? msisdn.slice(1) : msisdn;
-  return { f08: `0${national}`, f62: `62${national}` };
 }
 
 /** Params with one canonical name replaced by an alias. */

@@ -1,5 +1,7 @@
+import { callApi } from '../client/client.js';
 import { isRateLimit, nothingSent, retryAfterMs, TransportError } from '../client/transport.js';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
+import { defaultNumber } from '../shared/settings.js';
 import type { TokenBucket } from '../shared/token-bucket.js';
 
 /** Sends one request as is; throws TransportError when no HTTP answer came. */
@@ -88,4 +90,13 @@ export async function sendUnderPolicy(
     if (firstFailure !== undefined) notes.flaky.push(`${method} ${endpoint}: ${firstFailure}; passed on retry`);
     return ex;
   }
+}
+
+/** A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. */
+export function httpSend(baseUrl: string, timeoutMs = defaultNumber('timeout')): RawSend {
+  return async (endpoint, method, params) => {
+    const r = await callApi({ baseUrl, endpoint, method, params, timeoutMs });
+    if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
+    return r.exchange;
+  };
 }

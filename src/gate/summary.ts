@@ -1,3 +1,4 @@
+import { findingDetail, findingPlace } from '../checks/util.js';
 import { CLAUSE_IDS, type ClauseId, type Drift } from '../openapi/types.js';
 import type { ScenarioResult } from './scenario-result.js';
 
@@ -300,7 +301,7 @@ export function summaryMarkdown(s: ContractSummary): string {
         .map((f) =>
           f.error
             ? `${f.endpoint}: ${f.error}`
-            : `${f.endpoint} ${f.method ?? ''}${f.aliases?.length ? ` via ${f.aliases.join(',')}` : ''} \`${f.path}\`: expected ${f.expected}, got ${f.actual}`,
+            : `${findingPlace(f)} ${findingDetail({ ...f, path: `\`${f.path}\`` })}`,
         ),
       ...c.warnings
         .slice(0, 2)

@@ -1,6 +1,8 @@
 import type { Target } from '../client/target.js';
-import { bodyOf, to62 } from '../openapi/exchange.js';
+import { bodyOf } from '../openapi/exchange.js';
+import { to62 } from '../openapi/numbers.js';
 import type { Exchange } from '../openapi/types.js';
+import { type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
 
 export type Kind = 'akrab' | 'circle';
 
@@ -108,4 +110,22 @@ export function discoveredData(
     records: records.map(documented),
     ...(knownTrxId ? { knownTrxId } : guard ? { knownTrxId: String(guard.trx_id) } : {}),
   };
+}
+
+/**
+ * Reads the target's history (an explicit limit), for data taken from its own records: by GET, and by POST when
+ * GET is not answered with ok true (a target may refuse one method; ENV-2 judges that, discovery goes on).
+ */
+export async function discover(raw: RawSend, policy: SendPolicy, target: GateTarget): Promise<TargetData> {
+  const read = (method: 'GET' | 'POST') =>
+    sendUnderPolicy(raw, 'history-transaksi', method, discoveryParams(target.apiKey), policy, {
+      flaky: [],
+      waits: [],
+    });
+  let ex = await read('GET');
+  if ((ex.body as { ok?: unknown } | undefined)?.ok !== true) {
+    const post = await read('POST');
+    if ((post.body as { ok?: unknown } | undefined)?.ok === true) ex = post;
+  }
+  return discoveredData(ex, target.knownTrxId, target.msisdns);
 }

@@ -17,15 +17,6 @@ export function records(ex: Exchange): Body[] | undefined {
 }
 
 /**
- * A phone number in 62-form: 08xxxx becomes 628xxxx, +62xxxx (the international form, which a provider may show
- * in history) 62xxxx; anything else is returned as is.
- */
-export function to62(number: unknown): string {
-  const s = String(number ?? '').replace(/^\+(?=62)/, '');
-  return s.startsWith('0') ? `62${s.slice(1)}` : s;
-}
-
-/**
  * Whether an answer's `data` is a record: an object with at least one field that is not null (`{}`, `[]` and
  * null are not; what TRX-2 forbids for an unknown ID and TRX-1 requires for a known one).
  */

@@ -158,6 +158,11 @@ export class ApiModel {
     };
   }
 
+  /** Every name of a canonical parameter of an endpoint, from x-aliases: the canonical one first. */
+  namesOf(endpoint: Endpoint, canonical: string): string[] {
+    return [canonical, ...(this.operation(endpoint).params.find((p) => p.name === canonical)?.aliases ?? [])];
+  }
+
   /** Aliases folded into canonical names, validated against the endpoint's request schema (fold.ts). */
   foldRequest(endpoint: Endpoint, raw: Params): FoldedRequest {
     let validate = this.requestValidators.get(endpoint);

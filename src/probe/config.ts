@@ -12,7 +12,7 @@ import { baseUrl, get, isGiven, type Resolved, readAs } from '../shared/settings
 export interface ProbeTarget extends Target {
   /** Label value of every metric of this target: letters, digits, `_` and `-`, never a URL. */
   name: string;
-  /** Transaction looked up by cek-trx-id; else the newest from history (from the cycle before). */
+  /** Transaction looked up by cek-trx-id; else the newest from history (from an earlier round). */
   trxId?: string;
   /** Its own node-cron schedule, with seconds, or `none`: probed only when scraped at /probe. @defaultValue the config's `schedule` */
   schedule: string;

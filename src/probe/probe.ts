@@ -1,47 +1,14 @@
-import cron, { type ScheduledTask } from 'node-cron';
-import type { TlsInfo } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
-import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
-import { redact, redactValue } from '../redact.js';
+import type { ReadOnlyEndpoint } from '../openapi/types.js';
 import { NO_SCHEDULE, type ProbeConfig, type ProbeTarget } from './config.js';
 import type { ExporterProbe } from './exporter.js';
+import { type LogLine, makeLogger } from './log.js';
 import { ProbeMetrics } from './metrics.js';
 import { type ProbeResult, probeEndpoint } from './probe-endpoint.js';
+import { Schedule } from './schedule.js';
+import { StatusStore } from './status.js';
 
-export type LogLine = (fields: Record<string, unknown>) => void;
-
-/** One structured line per failed probe, on stderr; text or JSON lines; always redacted. */
-export function makeLogger(
-  format: 'text' | 'json',
-  write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
-): LogLine {
-  return (fields) => {
-    const f = { time: new Date().toISOString(), ...fields };
-    if (format === 'json') write(redact(JSON.stringify(f)));
-    else
-      write(
-        redact(
-          Object.entries(f)
-            .map(([k, v]) => `${k}=${typeof v === 'string' && /[\s"]/.test(v) ? JSON.stringify(v) : String(v)}`)
-            .join(' '),
-        ),
-      );
-  };
-}
-
-/** The last result of every probe, for /status (findings redacted). */
-export interface StatusEntry {
-  success: boolean;
-  reason?: string;
-  message?: string;
-  httpStatus: number;
-  durationMs: number;
-  at: string;
-  findings: unknown[];
-  drift: unknown[];
-  skipped?: string;
-  tls?: Record<string, unknown>;
-}
+export { type LogLine, makeLogger } from './log.js';
 
 /** What a target's round runs: the saldo and history probes, and cek-trx-id when a transaction is known. */
 type ProbeOpts = Parameters<typeof probeEndpoint>[3];
@@ -72,12 +39,10 @@ interface RoundMode {
  */
 export class Probe implements ExporterProbe {
   readonly metrics: ProbeMetrics;
-  readonly status = new Map<string, Record<string, StatusEntry>>();
-  private readonly tasks: ScheduledTask[] = [];
+  readonly status = new StatusStore();
+  private readonly schedule: Schedule;
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly waiting = new Set<NodeJS.Timeout>();
   private readonly newest = new Map<string, string>();
-  readonly startedAt = new Date().toISOString();
   /** Rounds completed (one round: every probe of one target once). */
   rounds = 0;
 
@@ -87,6 +52,7 @@ export class Probe implements ExporterProbe {
     private readonly log: LogLine = makeLogger(cfg.logFormat),
   ) {
     this.metrics = new ProbeMetrics(this.scheduled());
+    this.schedule = new Schedule(this.metrics, this.log, (t) => this.track(this.round(t)));
   }
 
   /** The targets on a schedule of their own; the others are probed only when scraped at /probe. */
@@ -127,7 +93,7 @@ export class Probe implements ExporterProbe {
    * Every target probed once, all at once (`h2h probe --once`). With no transaction known yet, cek-trx-id
    * waits for history's newest: no schedule has to be kept here.
    */
-  async cycle(): Promise<ProbeResult[]> {
+  async roundAll(): Promise<ProbeResult[]> {
     return (
       await Promise.all(this.cfg.targets.map((t) => this.track(this.round(t, { lookupAfterHistory: true }))))
     ).flat();
@@ -187,16 +153,7 @@ export class Probe implements ExporterProbe {
     why = 'no transaction ID yet: none configured and no earlier history showed one',
   ): undefined {
     if (sink === 'metrics') this.metrics.recordSkipped(t.name, 'cek-trx-id');
-    if (sink !== 'none')
-      this.setStatus(t.name, 'cek-trx-id', {
-        success: false,
-        httpStatus: 0,
-        durationMs: 0,
-        at: new Date().toISOString(),
-        findings: [],
-        drift: [],
-        skipped: why,
-      });
+    if (sink !== 'none') this.status.skipped(t.name, 'cek-trx-id', why);
     return undefined;
   }
 
@@ -204,17 +161,7 @@ export class Probe implements ExporterProbe {
     const res = await probeEndpoint(this.api, t, endpoint, opts);
     if (sink === 'none') return res;
     if (sink === 'metrics') this.metrics.record(res);
-    this.setStatus(t.name, endpoint, {
-      success: res.success,
-      ...(res.reason ? { reason: res.reason } : {}),
-      ...(res.message ? { message: redact(res.message) } : {}),
-      httpStatus: res.httpStatus,
-      durationMs: Math.round(res.totalMs * 10) / 10,
-      at: new Date(res.at * 1000).toISOString(),
-      ...(res.tls ? { tls: tlsStatus(res.tls) } : {}),
-      findings: redactValue(res.findings),
-      drift: res.drift,
-    });
+    this.status.record(t.name, res);
     if (!res.success) {
       this.log({
         level: 'warn',
@@ -230,98 +177,23 @@ export class Probe implements ExporterProbe {
     return res;
   }
 
-  private setStatus(target: string, endpoint: string, entry: StatusEntry): void {
-    const t = this.status.get(target) ?? {};
-    t[endpoint] = entry;
-    this.status.set(target, t);
-  }
-
   private track<T>(p: Promise<T>): Promise<T> {
     this.inFlight.add(p);
     return p.finally(() => this.inFlight.delete(p));
   }
 
-  /**
-   * A scheduled slot of one target: its round starts at the slot plus the target's jitter; how late it
-   * started is exported, so a busy process shows instead of silently skewing every timing.
-   */
-  private async slot(t: ProbeTarget, slot: Date): Promise<void> {
-    const due = slot.getTime() + t.jitterMs;
-    const wait = due - Date.now();
-    if (wait > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          this.waiting.delete(timer);
-          resolve();
-        }, wait);
-        this.waiting.add(timer);
-      });
-      if (this.tasks.length === 0) return; // stopped while waiting
-    }
-    this.metrics.recordLateness(t.name, Math.max(0, Date.now() - due) / 1000);
-    await this.track(this.round(t));
-  }
-
-  /** Starts one schedule per target; a round still running when its next slot comes is counted, never stacked. */
+  /** Starts one schedule per target (schedule.ts). */
   start(): void {
-    const logger = {
-      info: () => undefined,
-      debug: () => undefined,
-      warn: (m: string) => this.log({ level: 'warn', msg: 'schedule', detail: String(m) }),
-      error: (m: string | Error) =>
-        this.log({ level: 'error', msg: 'schedule', detail: m instanceof Error ? m.message : String(m) }),
-    };
-    for (const t of this.scheduled()) {
-      const task = cron.schedule(t.schedule, (ctx) => this.slot(t, ctx.date), {
-        name: `h2h-probe-${t.name}`,
-        noOverlap: true,
-        logger,
-      });
-      task.on('execution:overlap', () => this.metrics.recordOverlap(t.name));
-      task.on('execution:missed', () => this.metrics.recordMissed(t.name));
-      task.on('execution:failed', (ctx) =>
-        this.log({
-          level: 'error',
-          msg: 'probe round failed',
-          target: t.name,
-          detail: ctx.execution?.error?.message ?? '',
-        }),
-      );
-      this.tasks.push(task);
-    }
+    this.schedule.start(this.scheduled());
   }
 
   /** Stops every schedule and waits for the rounds in flight, whose probes end by their own deadline. */
   async stop(): Promise<void> {
-    const tasks = this.tasks.splice(0);
-    for (const task of tasks) {
-      await task.stop();
-      await task.destroy();
-    }
-    for (const timer of this.waiting) clearTimeout(timer);
-    this.waiting.clear();
+    await this.schedule.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 
   statusJson(): Record<string, unknown> {
-    return {
-      startedAt: this.startedAt,
-      rounds: this.rounds,
-      endpoints: READ_ONLY_ENDPOINTS,
-      schedules: Object.fromEntries(
-        this.cfg.targets.map((t) => [t.name, { schedule: t.schedule, jitterMs: t.jitterMs, timeoutMs: t.timeoutMs }]),
-      ),
-      targets: Object.fromEntries(this.status),
-    };
+    return this.status.json(this.rounds, this.cfg.targets);
   }
-}
-
-/** The handshake as /status shows it: the version, the expiry as a date, and why it did not verify. */
-function tlsStatus(tls: TlsInfo): Record<string, unknown> {
-  return {
-    version: tls.version,
-    verified: tls.authorized,
-    ...(tls.certExpiry !== undefined ? { certExpiry: new Date(tls.certExpiry * 1000).toISOString() } : {}),
-    ...(tls.authorizationError ? { error: tls.authorizationError } : {}),
-  };
 }

@@ -852,6 +852,14 @@ export function readAs(flag: string, raw: string, source: string): unknown {
   return read(s, { raw, source });
 }
 
+/** A setting's default, read by its type: for code that runs without a command line (the in-process runner). */
+export function defaultNumber(flag: string, command: CommandName = 'contract'): number {
+  const s = SETTINGS.find((x) => x.flag === flag);
+  const d = s ? defaultOf(s, command) : undefined;
+  if (!s || d === undefined) throw new Error(`--${flag} has no default`);
+  return read(s, { raw: d, source: `default of --${flag}` }) as number;
+}
+
 /** Whether a setting was given (by flag, environment or file), not left to its default. */
 export function isGiven(r: Resolved, flag: string): boolean {
   return r.sources[flag] !== undefined && r.sources[flag] !== 'default';

@@ -18,15 +18,22 @@ export interface Fault {
    */
   also?: readonly ClauseId[];
   description: string;
-  /** Rewrites the request before the business rules see it (names as sent). */
-  request?: (raw: Params, endpoint: Endpoint) => Params;
+  /**
+   * Rewrites the request before the business rules see it (names as sent); `names` gives every name of a
+   * canonical parameter of the endpoint, from openapi.yaml's x-aliases.
+   */
+  request?: (raw: Params, endpoint: Endpoint, names: (canonical: string) => readonly string[]) => Params;
   /** Rewrites a successful answer's body in place, after the business rules. */
   answer?: (body: Record<string, unknown>, ctx: RewriteContext) => void;
   /** Rewrites a refusal's body in place. */
   refusal?: (body: Record<string, unknown>, ctx: RewriteContext) => void;
 }
 
-const HISTORY_FILTER_ALIASES = ['search', 'nomor', 'tanggal', 'bulan', 'tahun'];
+/** The request without the alias names (not the canonical one) of the given parameters. */
+function withoutAliases(raw: Params, names: (canonical: string) => readonly string[], params: string[]): Params {
+  const drop = params.flatMap((p) => names(p).slice(1));
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !drop.includes(k)));
+}
 
 const swapCase = (s: string): string =>
   [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
@@ -61,20 +68,17 @@ export const CONTRACT_FAULTS = [
     name: 'alias-ignored',
     clause: 'ENV-3',
     description: 'invite-member ignores the product_code aliases produk and code (the invite then lacks its product)',
-    request: (raw, endpoint) =>
-      endpoint === 'invite-member'
-        ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'produk' && k !== 'code'))
-        : raw,
+    request: (raw, endpoint, names) =>
+      endpoint === 'invite-member' ? withoutAliases(raw, names, ['product_code']) : raw,
   },
   {
     name: 'filter-aliases-ignored',
     clause: 'ENV-3',
     also: ['HIS-3', 'HIS-4'],
-    description: 'history filter aliases (search, nomor, tanggal, bulan, tahun) are ignored',
-    request: (raw, endpoint) =>
-      endpoint === 'history-transaksi'
-        ? Object.fromEntries(Object.entries(raw).filter(([k]) => !HISTORY_FILTER_ALIASES.includes(k)))
-        : raw,
+    description:
+      'history filter aliases (search, nomor, tanggal, bulan, tahun: x-aliases of q, date, month, year) are ignored',
+    request: (raw, endpoint, names) =>
+      endpoint === 'history-transaksi' ? withoutAliases(raw, names, ['q', 'date', 'month', 'year']) : raw,
   },
   {
     name: 'success-status-ok',
@@ -221,6 +225,32 @@ export const BOUNDARY_FAULTS = [
     name: 'unknown-digits-found',
     clause: 'TRX-2',
     description: "an unknown transaction ID made only of digits is answered with the account's newest record",
+  },
+  {
+    name: 'msisdn-full-width',
+    clause: 'INV-3',
+    description: 'an msisdn in full-width digits is read as ASCII digits and accepted',
+    request: (raw, endpoint, names) =>
+      endpoint === 'invite-member'
+        ? Object.fromEntries(
+            Object.entries(raw).map(([k, v]) => [
+              k,
+              names('msisdn').includes(k) && typeof v === 'string'
+                ? v.replace(/[０-９]/g, (d) => String(d.charCodeAt(0) - 0xff10))
+                : v,
+            ]),
+          )
+        : raw,
+  },
+  {
+    name: 'missing-trx-with-name',
+    clause: 'INV-4',
+    description: 'an invite without trx_id is carried out (under a made-up trx_id) when it carries a name',
+  },
+  {
+    name: 'credit-via-code',
+    clause: 'BAL-2',
+    description: 'an invite whose product is sent as `code` adds its price to the balance instead of charging it',
   },
   {
     name: 'limit-over-from-10',

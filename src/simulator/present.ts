@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { to08 } from '../openapi/numbers.js';
 import type { Endpoint } from '../openapi/types.js';
 import type { Answer } from './answer.js';
 import type { Reading } from './legal.js';
@@ -20,8 +21,6 @@ export function refusalWord(r: Reading, status: string): string {
   if (r['refusal-words'] === 'other') return OTHER_WORDS[status] ?? `GAGAL_${status}`;
   return status;
 }
-
-const to08 = (n: unknown): unknown => (typeof n === 'string' && n.startsWith('62') ? `0${n.slice(2)}` : n);
 
 /**
  * Shapes an answer of the business rules the way a provider of this reading would: refusal words and HTTP
@@ -47,8 +46,8 @@ export function present(answer: Answer, endpoint: Endpoint | undefined, r: Readi
   if (Array.isArray(body.data)) {
     body.data = body.data.map((rec: Record<string, unknown>) => ({
       ...rec,
-      ...(r['manager-form'] === '08' ? { manager_number: to08(rec.manager_number) } : {}),
-      ...(r['member-form'] === '08' ? { member_number: to08(rec.member_number) } : {}),
+      ...(r['manager-form'] === '08' ? { manager_number: to08(rec.manager_number as string) } : {}),
+      ...(r['member-form'] === '08' ? { member_number: to08(rec.member_number as string) } : {}),
       ...(extra ? { channel: 'h2h', meta: { source: 'h2h', flags: ['settled'] } } : {}),
     }));
   } else if (extra && body.data && typeof body.data === 'object') {

@@ -1,4 +1,5 @@
 import type { ApiModel } from '../openapi/load.js';
+import { to62 } from '../openapi/numbers.js';
 import type { Endpoint, Params } from '../openapi/types.js';
 import { type Answer, invalidStatus, refuse } from './answer.js';
 import { type FaultName, type FaultSetting, faultNamed } from './faults.js';
@@ -43,10 +44,6 @@ export interface Handled {
 
 /** A balance above 2^31 (the `saldo=big` reading) is the fixture's plus this. */
 const BIG = 2 ** 32;
-
-function to62(n: string): string {
-  return n.startsWith('0') ? `62${n.slice(1)}` : n;
-}
 
 /**
  * The simulator's accounts, products, managers and history, and the API's rules over them, under one reading
@@ -105,7 +102,7 @@ export class SimState {
   }
 
   /** Whether the named behaviour fault is on. */
-  private fault$(name: FaultName): boolean {
+  private faultOn(name: FaultName): boolean {
     return this.fault?.name === name;
   }
 
@@ -125,17 +122,25 @@ export class SimState {
    */
   async handle(endpoint: Endpoint, raw: Params): Promise<Handled> {
     const rewrite = this.fault ? faultNamed(this.fault.name).request : undefined;
-    const folded = this.api.foldRequest(endpoint, this.oneNameEach(endpoint, rewrite ? rewrite(raw, endpoint) : raw));
+    const rewritten = rewrite ? rewrite(raw, endpoint, (c) => this.api.namesOf(endpoint, c)) : raw;
+    const folded = this.api.foldRequest(endpoint, this.oneNameEach(endpoint, rewritten));
     const p = folded.params;
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
     const byAlias = (param: string): boolean => !(folded.sentAs[param] ?? []).includes(param);
     const problems = folded.problems.filter(
       (q) =>
-        !(this.fault$('msisdn-unchecked') && q.param === 'msisdn' && q.code === 'invalid') &&
-        !(this.fault$('kind-unchecked') && q.param === 'kind') &&
+        !(this.faultOn('msisdn-unchecked') && q.param === 'msisdn' && q.code === 'invalid') &&
+        !(this.faultOn('kind-unchecked') && q.param === 'kind') &&
+        // Fault `missing-trx-with-name`.
+        !(
+          this.faultOn('missing-trx-with-name') &&
+          q.param === 'trx_id' &&
+          q.code === 'missing' &&
+          p.name !== undefined
+        ) &&
         // Fault `msisdn-07-accepted`; fault `msisdn-07-via-alias`: only under an alias of msisdn.
         !(
-          (this.fault$('msisdn-07-accepted') || (this.fault$('msisdn-07-via-alias') && byAlias('msisdn'))) &&
+          (this.faultOn('msisdn-07-accepted') || (this.faultOn('msisdn-07-via-alias') && byAlias('msisdn'))) &&
           q.param === 'msisdn' &&
           /^07[0-9]{7,12}$/.test(String(p.msisdn))
         ),
@@ -164,7 +169,7 @@ export class SimState {
       case 'cek-trx-id':
         return yes(this.lookup(account, String(p.trx_id)));
       case 'invite-member':
-        return this.invite(account, p, byAlias('trx_id'));
+        return this.invite(account, p, folded.sentAs);
     }
   }
 
@@ -192,8 +197,8 @@ export class SimState {
    */
   private authenticate(key: string): Account | undefined {
     const account = this.byKey.get(key);
-    if (!account && this.fault$('auth-any-key')) return this.byKey.values().next().value;
-    if (!account && this.fault$('auth-key-any-case'))
+    if (!account && this.faultOn('auth-any-key')) return this.byKey.values().next().value;
+    if (!account && this.faultOn('auth-key-any-case'))
       return [...this.byKey].find(([k]) => k.toLowerCase() === key.toLowerCase())?.[1];
     return account;
   }
@@ -207,18 +212,18 @@ export class SimState {
       p.year !== undefined && ((t: Txn) => t.date.slice(0, 4) === p.year),
     ].filter((f): f is (t: Txn) => boolean => f !== false);
     // Fault `date-filters-ignored`.
-    if (!this.fault$('date-filters-ignored')) recs = recs.filter((t) => keeps.every((k) => k(t)));
+    if (!this.faultOn('date-filters-ignored')) recs = recs.filter((t) => keeps.every((k) => k(t)));
     // Fault `q-ignored`.
-    if (p.q !== undefined && !this.fault$('q-ignored')) recs = recs.filter((t) => this.matches(t, String(p.q)));
+    if (p.q !== undefined && !this.faultOn('q-ignored')) recs = recs.filter((t) => this.matches(t, String(p.q)));
     recs = this.ordered(recs);
     const { defaultLimit, maxLimit } = limitsOf(this.reading);
     // Fault `limit-ignored`.
-    const limit = this.fault$('limit-ignored')
+    const limit = this.faultOn('limit-ignored')
       ? Number.POSITIVE_INFINITY
       : Math.min(p.limit === undefined ? defaultLimit : Number(p.limit), maxLimit);
     const extra = this.reading.extra === 'everywhere';
     // Fault `limit-over-from-10`: a limit of 10 or more gets one record more.
-    const over = this.fault$('limit-over-from-10') && p.limit !== undefined && Number(p.limit) >= 10 ? 1 : 0;
+    const over = this.faultOn('limit-over-from-10') && p.limit !== undefined && Number(p.limit) >= 10 ? 1 : 0;
     const data = recs.slice(0, limit + over).map((t) => ({
       trx_id: t.trxId,
       manager_number: t.manager,
@@ -242,15 +247,15 @@ export class SimState {
     const s62 = /^0\d+$/.test(s) ? to62(s) : s;
     const product = this.products.find((x) => x.code === t.product);
     // Fault `q-misses-manager`.
-    const managers = this.fault$('q-misses-manager') ? [] : [t.manager, `0${t.manager.slice(2)}`];
+    const managers = this.faultOn('q-misses-manager') ? [] : [t.manager, `0${t.manager.slice(2)}`];
     const numbers = [...managers, t.member, `0${t.member.slice(2)}`];
     // Fault `q-whole-values`: only a whole value matches.
-    if (this.fault$('q-whole-values'))
+    if (this.faultOn('q-whole-values'))
       return [...numbers, t.trxId.toLowerCase(), t.product.toLowerCase()].some((v) => v === s || v === s62);
     return (
       numbers.some((n) => n.includes(s) || n.includes(s62)) ||
       // Fault `q-misses-trx-id`.
-      (!this.fault$('q-misses-trx-id') && t.trxId.toLowerCase().includes(s)) ||
+      (!this.faultOn('q-misses-trx-id') && t.trxId.toLowerCase().includes(s)) ||
       t.product.toLowerCase().includes(s) ||
       (product?.name.toLowerCase().includes(s) ?? false)
     );
@@ -274,36 +279,42 @@ export class SimState {
     const visible = txn && txn.visibleAt <= performance.now() ? txn : undefined;
     // Fault `unknown-digits-found`: an unknown ID of digits only is read as a row number, and a record answers.
     const row = this.txns.filter((t) => t.account === account.id).at(-1);
-    if (!visible && this.fault$('unknown-digits-found') && /^[0-9]+$/.test(trxId) && row)
+    if (!visible && this.faultOn('unknown-digits-found') && /^[0-9]+$/.test(trxId) && row)
       return success({ data: { trx_id: row.trxId, status: row.status } });
     // Fault `lookup-phantom`.
-    if (!visible && !this.fault$('lookup-phantom'))
+    if (!visible && !this.faultOn('lookup-phantom'))
       return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
     return success({ data: { trx_id: trxId, status: visible?.status ?? 'SUCCESS' } });
   }
 
-  private async invite(account: Account, p: Record<string, unknown>, trxByAlias: boolean): Promise<Handled> {
-    const trxId = String(p.trx_id);
+  private async invite(
+    account: Account,
+    p: Record<string, unknown>,
+    sentAs: Record<string, string[]>,
+  ): Promise<Handled> {
+    const trxByAlias = !(sentAs.trx_id ?? []).includes('trx_id');
+    // Fault `missing-trx-with-name`: a made-up trx_id.
+    const trxId = p.trx_id === undefined ? `AUTO-${this.seq + 1}` : String(p.trx_id);
     const key = `${account.id}\u0000${trxId}`;
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
     // Fault `duplicate-trx-accepted`; fault `inflight-duplicate`: a trx_id in flight is not seen as used; fault
     // `repeat-via-trxid`: a trx_id sent as `trxid` is never seen as used.
     const used =
-      !(this.fault$('repeat-via-trxid') && trxByAlias) &&
-      (this.byTrx.has(key) || (this.inFlight.has(key) && !this.fault$('inflight-duplicate')));
+      !(this.faultOn('repeat-via-trxid') && trxByAlias) &&
+      (this.byTrx.has(key) || (this.inFlight.has(key) && !this.faultOn('inflight-duplicate')));
     // The `repeat=replay` reading: the same invite again gets its first answer, in flight or not, and no charge.
     const same = JSON.stringify([p.msisdn, p.product_code, p.kind ?? null, p.name ?? null]);
     const first = this.reading.repeat === 'replay' ? this.firstInvites.get(key) : undefined;
-    if (used && first?.same === same && !this.fault$('duplicate-trx-accepted'))
+    if (used && first?.same === same && !this.faultOn('duplicate-trx-accepted'))
       return { ...(await first.handled), couldSucceed: false };
-    if (used && !this.fault$('duplicate-trx-accepted')) {
+    if (used && !this.faultOn('duplicate-trx-accepted')) {
       return no(refuse('DUPLICATE_TRX_ID', `trx_id ${trxId} was already used.`));
     }
     const wanted = String(p.product_code).toLowerCase();
     const product = this.products.find((x) => x.code.toLowerCase() === wanted || x.name.toLowerCase() === wanted);
     if (!product) return no(refuse('UNKNOWN_PRODUCT', `No product with code or name ${String(p.product_code)}.`));
     // Fault `kind-unchecked` (an unknown kind was let through above).
-    if (p.kind !== undefined && p.kind !== product.kind && !this.fault$('kind-unchecked')) {
+    if (p.kind !== undefined && p.kind !== product.kind && !this.faultOn('kind-unchecked')) {
       return no(refuse('KIND_MISMATCH', `Product ${product.code} is of kind ${product.kind}, not ${String(p.kind)}.`));
     }
     const yes = (answer: Answer): Handled => ({ answer, couldSucceed: true, params: p });
@@ -311,7 +322,9 @@ export class SimState {
     const handled = (async () => {
       try {
         await new Promise((r) => setTimeout(r, this.chargeMs));
-        return yes(this.carryOut(account, p, trxId, product));
+        // Fault `credit-via-code`.
+        const credit = this.faultOn('credit-via-code') && (sentAs.product_code ?? []).includes('code');
+        return yes(this.carryOut(account, p, trxId, product, credit));
       } finally {
         this.inFlight.delete(key);
       }
@@ -326,6 +339,7 @@ export class SimState {
     p: Record<string, unknown>,
     trxId: string,
     product: Fixture['products'][number],
+    credit = false,
   ): Answer {
     if (account.saldo < product.price) {
       return refuse('INSUFFICIENT_BALANCE', `Balance ${account.saldo} is below the price ${product.price}.`);
@@ -336,9 +350,9 @@ export class SimState {
     for (const m of this.managers) if (m.kind === product.kind && m.account === account.id) m.members.delete(member);
     place.manager.members.set(member, place.slot);
     // Fault `invite-credits-balance`.
-    account.saldo += this.fault$('invite-credits-balance') ? product.price : -product.price;
+    account.saldo += this.faultOn('invite-credits-balance') || credit ? product.price : -product.price;
     // Fault `invite-not-recorded`.
-    if (!this.fault$('invite-not-recorded')) {
+    if (!this.faultOn('invite-not-recorded')) {
       this.record(
         {
           trxId,

@@ -1,3 +1,4 @@
+import { historyComplete } from '../../checks/outcome.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
@@ -10,11 +11,6 @@ export const SUCCESS_CLAUSES: Record<Endpoint, ClauseId[]> = {
   'cek-trx-id': ['TRX-1'],
   'invite-member': ['INV-1', 'INV-2'],
 };
-
-/** Every name of a canonical parameter of an endpoint: the canonical one first, then its aliases. */
-export function namesOf(api: ApiModel, endpoint: Endpoint, canonical: string): string[] {
-  return [canonical, ...(api.operation(endpoint).params.find((p) => p.name === canonical)?.aliases ?? [])];
-}
 
 /**
  * The intent of an ordinary invite of a scenario: in the `write` form a conformant API carries it out; in the
@@ -35,12 +31,6 @@ export function sendAs(
   return endpoint === 'invite-member' ? ctx.invite(method, params, intent) : ctx.send(endpoint, method, params);
 }
 
-/** Whether a history answer holds every record of its query: fewer records than its limit. */
-function complete(ex: Exchange, limit: unknown): boolean {
-  const data = (ex.body as { ok?: unknown; data?: unknown } | undefined)?.data;
-  return !Array.isArray(data) || data.length < Number(limit);
-}
-
 /**
  * Sends two history requests that must give the same records, and narrows both (a q the record holds) until
  * at least one answer is complete, so two correct answers are never two different pages of a longer result.
@@ -51,11 +41,10 @@ export async function comparablePair(
   api: ApiModel,
   send: (params: Params, which: 0 | 1) => Promise<Exchange>,
   pair: [Params, Params],
-  limit: number,
 ): Promise<[Exchange, Exchange]> {
   const r = ctx.data.record;
   const narrowings: Params[] = [{}, ...(r ? [{ q: r.member_number }, { q: r.trx_id }] : [])];
-  const qNames = namesOf(api, 'history-transaksi', 'q');
+  const qNames = api.namesOf('history-transaksi', 'q');
   let last: [Exchange, Exchange] | undefined;
   for (const extra of narrowings) {
     const names = Object.keys(extra);
@@ -63,7 +52,8 @@ export async function comparablePair(
     const a = await send({ ...pair[0], ...extra }, 0);
     const b = await send({ ...pair[1], ...extra }, 1);
     last = [a, b];
-    if (complete(a, limit) || complete(b, limit)) return last;
+    // Narrowing stops once an answer is complete, or cannot be (a refusal: no records to narrow).
+    if (historyComplete(api, a) !== false || historyComplete(api, b) !== false) return last;
   }
   if (!last) throw new Error('comparablePair: no request was sent');
   return last;

@@ -1,9 +1,10 @@
 import { answerJudges, judgeClauses } from '../../checks/judge.js';
 import { bodyOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
+import { forms } from '../../openapi/numbers.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { baseParams, compareLimit, READ_ONLY_PRODUCT, testNumber, WRONG_KEY } from '../sampling.js';
-import { type Area, forms, type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
+import { type Area, type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
 import type { HistoryRecord } from '../target.js';
 import { ordinaryIntent, sendAs } from './common.js';
 

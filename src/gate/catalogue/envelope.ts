@@ -1,7 +1,7 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { type Endpoint, type Exchange, METHODS, type Params } from '../../openapi/types.js';
 import { baseParams, compareLimit, sample, WRONG_KEY } from '../sampling.js';
-import { type Area, judge, rename, type Scenario, type ScenarioContext } from '../scenario.js';
+import { type Area, type Judgement, judge, rename, type Scenario, type ScenarioContext } from '../scenario.js';
 import { settledDate } from '../target.js';
 import { comparablePair, ordinaryIntent, sendAs } from './common.js';
 
@@ -68,7 +68,7 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
           aliases: [alias],
           needs: [...needs, ...(HISTORY_DATA.includes(p.name) && !invite ? (['history'] as const) : [])],
           ...(invite ? { invite: { writes: 2, risk: p.name === 'api_key' ? 2 : 0, priority: 8, safe: true } } : {}),
-          requests: 8,
+          requests: 12,
           async run(ctx) {
             const base = (): Params => {
               const pinned = endpoint === 'history-transaksi' ? periodOnly(ctx, p.name) : undefined;
@@ -77,19 +77,31 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
               if (params[p.name] === undefined) params[p.name] = sample(ctx, endpoint, p.name);
               return params;
             };
-            const send = (params: Params) => sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3'));
+            // An invite carried out under any name never raises the balance (BAL-2): read before and after each.
+            const balances: Judgement[] = [];
+            const key = { api_key: ctx.target.apiKey };
+            const send = async (params: Params): Promise<Exchange> => {
+              const writes = endpoint === 'invite-member' && ctx.form === 'write';
+              const saldoBefore = writes ? await ctx.send('saldo-user', method, key) : undefined;
+              const invite = await sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3'));
+              if (saldoBefore && (invite.body as { ok?: unknown } | undefined)?.ok === true)
+                balances.push(
+                  judge('BAL-2', { invite, saldoBefore, saldoAfter: await ctx.send('saldo-user', method, key) }),
+                );
+              return invite;
+            };
             const pair: [Exchange, Exchange] =
               endpoint === 'history-transaksi'
-                ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)], compareLimit(ctx))
+                ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)])
                 : [await send(base()), await send(rename(base(), p.name, alias))];
-            if (p.name !== 'api_key') return [judge('ENV-3', { pair })];
+            if (p.name !== 'api_key') return [judge('ENV-3', { pair }), ...balances];
             // A wrong key under either name: the same refusal (ok, status), as for every other outcome.
             const wrong = { ...base(), api_key: WRONG_KEY };
             const refused: [Exchange, Exchange] = [
               await sendAs(ctx, endpoint, method, wrong, WRONG_KEY_INTENT),
               await sendAs(ctx, endpoint, method, rename(wrong, 'api_key', alias), WRONG_KEY_INTENT),
             ];
-            return [judge('ENV-3', { pair }), judge('ENV-3', { pair: refused })];
+            return [judge('ENV-3', { pair }), judge('ENV-3', { pair: refused }), ...balances];
           },
         });
       }
@@ -111,13 +123,7 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
         sendAs(ctx, endpoint, which === 0 ? 'GET' : 'POST', params, ordinaryIntent(ctx, 'ENV-2'));
       const pair: [Exchange, Exchange] =
         endpoint === 'history-transaksi'
-          ? await comparablePair(
-              ctx,
-              api,
-              send,
-              [baseParams(ctx, endpoint), baseParams(ctx, endpoint)],
-              compareLimit(ctx),
-            )
+          ? await comparablePair(ctx, api, send, [baseParams(ctx, endpoint), baseParams(ctx, endpoint)])
           : [await send(baseParams(ctx, endpoint), 0), await send(baseParams(ctx, endpoint), 1)];
       const wrong = { ...baseParams(ctx, endpoint), api_key: WRONG_KEY };
       const badG = await sendAs(ctx, endpoint, 'GET', wrong, WRONG_KEY_INTENT);

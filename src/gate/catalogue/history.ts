@@ -3,7 +3,6 @@ import type { ApiModel } from '../../openapi/load.js';
 import { METHODS, type Params } from '../../openapi/types.js';
 import { compareLimit, sample } from '../sampling.js';
 import { judge, type Scenario } from '../scenario.js';
-import { namesOf } from './common.js';
 import { successScenarios } from './success.js';
 
 /** Filter sets HIS-3 tries: each filter alone, and together. */
@@ -16,7 +15,7 @@ const FILTER_SETS: string[][] = [['date'], ['month'], ['year'], ['month', 'year'
  */
 export function historyScenarios(api: ApiModel): Scenario[] {
   const out = successScenarios(api, 'history-transaksi', 'history');
-  const names = (canonical: string): string[] => namesOf(api, 'history-transaksi', canonical);
+  const names = (canonical: string): string[] => api.namesOf('history-transaksi', canonical);
   for (const method of METHODS) {
     for (const limit of [1, 2]) {
       out.push({

@@ -4,7 +4,7 @@ import { authScenarios } from './auth.js';
 import { balanceScenarios } from './balance.js';
 import { conflictScenarios } from './conflicts.js';
 import { envelopeScenarios } from './envelope.js';
-import { generatedScenarios } from './generated.js';
+import { generatedScenarios } from './generator-scenarios.js';
 import { historyScenarios } from './history.js';
 import { inviteScenarios } from './invite.js';
 import { lookupScenarios } from './lookup.js';

@@ -1,11 +1,11 @@
 import { saldoOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
+import { forms } from '../../openapi/numbers.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { replaysAnother } from '../invite-ledger.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
-import { balanceDropped, forms, judge, PreconditionFailed, rename, type Scenario, without } from '../scenario.js';
+import { balanceDropped, judge, PreconditionFailed, rename, type Scenario, without } from '../scenario.js';
 import { authScenarios } from './auth.js';
-import { namesOf } from './common.js';
 import { envelopeScenarios } from './envelope.js';
 
 /** The bad msisdns INV-3 sends, by label (titles carry the label, never a number). */
@@ -36,8 +36,8 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
     ...envelopeScenarios(api, 'invite-member', 'invite'),
     ...authScenarios('invite-member', 'invite'),
   ];
-  const msisdnNames = namesOf(api, 'invite-member', 'msisdn');
-  const trxNames = namesOf(api, 'invite-member', 'trx_id');
+  const msisdnNames = api.namesOf('invite-member', 'msisdn');
+  const trxNames = api.namesOf('invite-member', 'trx_id');
   const history = (ctx: Parameters<Scenario['run']>[0], method: 'GET' | 'POST', trx: unknown) =>
     ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, q: trx, limit: compareLimit(ctx) });
   const carries = (trx: unknown) => (ex: Exchange) =>
@@ -102,7 +102,7 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
       });
     }
 
-    const kindNames = namesOf(api, 'invite-member', 'kind');
+    const kindNames = api.namesOf('invite-member', 'kind');
     for (const [label, change, safe, aliases] of [
       ['without trx_id', (p: Params) => without(p, 'trx_id'), false, []],
       ['without product_code', (p: Params) => without(p, 'product_code'), true, []],
@@ -126,11 +126,16 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         aliases: [...aliases],
         plainOpenApi: false,
         // Without trx_id no used one can guard a broken target from charging: that case needs writes.
-        invite: { writes: 0, risk: 1, priority: 0, safe },
-        requests: 1,
+        invite: { writes: 0, risk: 2, priority: 0, safe },
+        requests: 2,
         async run(ctx) {
-          const ex = await ctx.invite(method, change(inviteParams(ctx)), { expect: 'refusal', clause: 'INV-4' });
-          return [judge('INV-4', { exchange: ex })];
+          // As sent bare and with every optional parameter: a provider may check one form and not the other.
+          const bare = change(inviteParams(ctx));
+          const full = change({ ...inviteParams(ctx), name: 'H2H Contract Test' });
+          const answers = await Promise.all(
+            [bare, full].map((p) => ctx.invite(method, p, { expect: 'refusal', clause: 'INV-4' })),
+          );
+          return answers.map((exchange) => judge('INV-4', { exchange }));
         },
       });
     }

@@ -2,7 +2,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import { METHODS, type ReadOnlyEndpoint } from '../../openapi/types.js';
 import { baseParams } from '../sampling.js';
 import { type Area, judge, rename, type Scenario } from '../scenario.js';
-import { namesOf, SUCCESS_CLAUSES } from './common.js';
+import { SUCCESS_CLAUSES } from './common.js';
 
 /**
  * The success clauses of a read endpoint (BAL-1, HIS-1, TRX-1) on both methods, with every name of api_key,
@@ -12,8 +12,8 @@ export function successScenarios(api: ApiModel, endpoint: ReadOnlyEndpoint, area
   const out: Scenario[] = [];
   const clauses = SUCCESS_CLAUSES[endpoint];
   for (const method of METHODS) {
-    for (const keyName of namesOf(api, endpoint, 'api_key')) {
-      for (const trxName of endpoint === 'cek-trx-id' ? namesOf(api, endpoint, 'trx_id') : ['']) {
+    for (const keyName of api.namesOf(endpoint, 'api_key')) {
+      for (const trxName of endpoint === 'cek-trx-id' ? api.namesOf(endpoint, 'trx_id') : ['']) {
         const aliases = [keyName, trxName].filter((n) => n && n !== 'api_key' && n !== 'trx_id');
         out.push({
           title: `${clauses.join(' ')} ${endpoint} ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: an ordinary call succeeds`,

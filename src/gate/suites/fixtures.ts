@@ -4,15 +4,16 @@ import { loadApiModel } from '../../openapi/load.js';
 import { registerPhone, registerSecret } from '../../redact.js';
 import { buildCatalogue } from '../catalogue/index.js';
 import { configFromEnv } from '../config.js';
-import { nearMissKeys } from '../generated/cases.js';
+import { nearMissKeys } from '../generators/cases.js';
 import { type EffectiveConfig, readRunFile } from '../handover.js';
-import { discover, httpSend } from '../in-process-runner.js';
 import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../plan.js';
 import { runDeps, throttleOf } from '../run-deps.js';
 import { executeScenario } from '../run-scenario.js';
 import type { Area } from '../scenario.js';
 import { skippedResult } from '../scenario-result.js';
+import { httpSend } from '../send-policy.js';
 import type { TargetData } from '../target.js';
+import { discover } from '../target.js';
 import { trxFactory } from '../trx-ids.js';
 import { WORKERS } from '../workers.js';
 

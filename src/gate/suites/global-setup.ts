@@ -2,15 +2,17 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadApiModel } from '../../openapi/load.js';
 import { maskPhone, redact, registerPhone, registerSecret } from '../../redact.js';
-import { TokenBucket } from '../../shared/token-bucket.js';
+import { defaultNumber } from '../../shared/settings.js';
 import { startEmbedded } from '../../simulator/embedded.js';
 import { buildCatalogue } from '../catalogue/index.js';
 import { configFromEnv } from '../config.js';
-import { nearMissKeys } from '../generated/cases.js';
+import { nearMissKeys } from '../generators/cases.js';
 import { type EffectiveConfig, writeRunFile } from '../handover.js';
-import { discover, httpSend } from '../in-process-runner.js';
 import { planRun } from '../plan.js';
 import { preflight } from '../preflight.js';
+import { throttleOf } from '../run-deps.js';
+import { httpSend } from '../send-policy.js';
+import { discover } from '../target.js';
 import { newRunId, newSeed } from '../trx-ids.js';
 
 /**
@@ -25,7 +27,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   let cfg: EffectiveConfig;
   let apiKey = givenKey ?? '';
   if (given.baseUrl) {
-    cfg = { ...given, baseUrl: given.baseUrl, maxInvites: given.maxInvites ?? 10 };
+    cfg = { ...given, baseUrl: given.baseUrl, maxInvites: given.maxInvites ?? defaultNumber('max-invites') };
   } else {
     const e = await startEmbedded(given.simulator, givenKey);
     close = () => e.sim.close();
@@ -56,7 +58,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
   const policy = {
     maxWaitMs: cfg.maxWaitMs,
-    ...(cfg.rateLimit ? { throttle: new TokenBucket(cfg.rateLimit, 1) } : {}),
+    ...(throttleOf(cfg.rateLimit) ? { throttle: throttleOf(cfg.rateLimit) } : {}),
   };
   try {
     const { saldo, refusedOn } = await preflight(raw, policy, apiKey, targetLabel);

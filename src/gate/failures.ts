@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { endpointUrl } from '../../client/client.js';
-import type { Exchange, Finding, Params } from '../../openapi/types.js';
-import { redact } from '../../redact.js';
-import { UsageError } from '../../shared/config-file.js';
-import { forms } from '../scenario.js';
-import { type GeneratedCase, nearMissKeys } from './cases.js';
+import { endpointUrl } from '../client/client.js';
+import { forms } from '../openapi/numbers.js';
+import type { Exchange, Finding, Params } from '../openapi/types.js';
+import { redact } from '../redact.js';
+import { UsageError } from '../shared/config-file.js';
+import { type GeneratedCase, nearMissKeys } from './generators/cases.js';
 
 /**
  * A failing generated case, saved to reports/failures/ so it can be read and sent again. The key, the keys

@@ -1,8 +1,9 @@
 import type { ApiModel } from '../../openapi/load.js';
+import { forms } from '../../openapi/numbers.js';
 import type { ClauseId, Endpoint, Method, Params } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
-import { forms, type ScenarioContext } from '../scenario.js';
+import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
 import { boundaryValues } from './values.js';
 

@@ -15,11 +15,6 @@ import { inv3Refuses, refusalDemand } from './demands.js';
 import { judgeCase } from './judge-case.js';
 import { boundaryValues } from './values.js';
 
-/** Every name of a canonical parameter of an endpoint. */
-function namesOf(api: ApiModel, endpoint: Endpoint, canonical: string): string[] {
-  return [canonical, ...(api.operation(endpoint).params.find((p) => p.name === canonical)?.aliases ?? [])];
-}
-
 /** A record keeps the date filters of `f` (each taken from a record, so they are well-formed). */
 function keeps(r: HistoryRecord, f: { date?: string; month?: string; year?: string }): boolean {
   return (
@@ -53,7 +48,7 @@ export interface HistoryInput {
 export function historyArbitrary(api: ApiModel, records: readonly HistoryRecord[]): fc.Arbitrary<HistoryInput> {
   const from = fc.nat({ max: Math.max(0, records.length - 1) });
   const named = (canonical: string) =>
-    fc.option(fc.record({ from, name: fc.constantFrom(...namesOf(api, 'history-transaksi', canonical)) }), {
+    fc.option(fc.record({ from, name: fc.constantFrom(...api.namesOf('history-transaksi', canonical)) }), {
       nil: undefined,
     });
   return fc.record({
@@ -67,7 +62,7 @@ export function historyArbitrary(api: ApiModel, records: readonly HistoryRecord[
         field: fc.constantFrom('trx_id' as const, 'member_number' as const, 'manager_number' as const),
         start: fc.nat({ max: 12 }),
         length: fc.integer({ min: 7, max: 20 }),
-        name: fc.constantFrom(...namesOf(api, 'history-transaksi', 'q')),
+        name: fc.constantFrom(...api.namesOf('history-transaksi', 'q')),
       }),
       { nil: undefined },
     ),
@@ -188,10 +183,7 @@ export function randomCase(ctx: ScenarioContext, endpoint: Endpoint, t: RandomIn
     labels.push(`${v.name}=${JSON.stringify(value)?.slice(0, 40)}`);
     refuse ??= refusalDemand(endpoint, canonical, value);
   }
-  if (
-    endpoint === 'invite-member' &&
-    !Object.values(t.params).some((v) => v && ['msisdn', 'number', 'nomor'].includes(v.name))
-  ) {
+  if (endpoint === 'invite-member' && !t.params.msisdn) {
     refuse ??= 'INV-4';
     labels.push('no msisdn');
   }

@@ -1,6 +1,6 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
-import { coverageCases, type GeneratedCase, nearMissCases } from '../generated/cases.js';
+import { coverageCases, type GeneratedCase, nearMissCases } from '../generators/cases.js';
 import {
   checkProperty,
   historyArbitrary,
@@ -8,7 +8,7 @@ import {
   randomArbitrary,
   randomCase,
   sendCase,
-} from '../generated/properties.js';
+} from '../generators/properties.js';
 import { compareLimit, inviteParams } from '../sampling.js';
 import {
   type Area,
@@ -18,7 +18,6 @@ import {
   type Scenario,
   type ScenarioContext,
 } from '../scenario.js';
-import { namesOf } from './common.js';
 
 const AREA: Record<Endpoint, Area> = {
   'invite-member': 'invite',
@@ -71,7 +70,7 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
     for (const p of api.operation(endpoint).params) {
       if (p.name === 'api_key') continue;
       const clauses: ClauseId[] = [...(DEMANDS[`${endpoint} ${p.name}`] ?? []), 'ENV-4'];
-      for (const name of namesOf(api, endpoint, p.name)) {
+      for (const name of api.namesOf(endpoint, p.name)) {
         for (const method of METHODS) {
           out.push({
             title: `${clauses.join(' ')} ${endpoint} ${method}${name === p.name ? '' : ` via ${name}`}: coverage of ${p.name}`,

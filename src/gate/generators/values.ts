@@ -11,7 +11,9 @@ export interface BoundaryValue {
   valid: boolean;
 }
 
+/** Digits of other scripts, which INV-3 names: Arabic-Indic and full-width. */
 const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
+const FULL_WIDTH = '０１２３４５６７８９';
 
 /**
  * The coverage phase's values of a parameter, derived from its schema in openapi.yaml: for a pattern, a
@@ -105,7 +107,14 @@ export function boundaryValues(api: ApiModel, endpoint: Endpoint, name: string, 
       add(at(longest + 1), `one longer than ${longest}`);
     }
     if (s.startsWith('0')) add(s.slice(1), 'its leading zero dropped');
-    add([...s].map((c) => (/\d/.test(c) ? (ARABIC_INDIC[Number(c)] ?? c) : c)).join(''), 'non-ASCII digits');
+    for (const [digits, label] of [
+      [ARABIC_INDIC, 'Arabic-Indic digits'],
+      [FULL_WIDTH, 'full-width digits'],
+    ] as const) {
+      add([...s].map((c) => (/\d/.test(c) ? (digits[Number(c)] ?? c) : c)).join(''), label);
+      // One such digit among ASCII ones: a provider that converts digits before it checks lets it through.
+      add(`${s.slice(0, -1)}${digits[Number(s.at(-1))] ?? ''}`, `one ${label.replace(/s$/, '')} at the end`);
+    }
     add(`${s.slice(0, 2)} ${s.slice(2)}`, 'a space inside');
     add(` ${s}`, 'a space before');
     add(`${s} `, 'a space after');
