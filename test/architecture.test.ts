@@ -135,6 +135,22 @@ describe('ARCHITECTURE.md holds', () => {
     );
   });
 
+  it('every function is named once in src/ (module level: functions and arrow functions)', () => {
+    const declared = tsFiles('src').flatMap((f) =>
+      [
+        ...readFileSync(join(ROOT, f), 'utf8').matchAll(
+          /^(?:export )?(?:(?:async )?function\*? ([A-Za-z0-9_$]+)|const ([A-Za-z0-9_$]+) = (?:async )?(?:\([^)]*\)|[a-z]\w*) =>)/gm,
+        ),
+      ].map((m) => `${m[1] ?? m[2]} (${f})`),
+    );
+    const name = (d: string): string => d.split(' ')[0] ?? '';
+    assert.ok(declared.length > 150, `${declared.length} functions`);
+    assert.deepEqual(
+      declared.filter((d) => declared.filter((e) => name(e) === name(d)).length > 1),
+      [],
+    );
+  });
+
   it('every code name of the glossary is declared in the code', () => {
     const glossary = doc.slice(doc.indexOf('## Glossary'));
     // Code names have a capital somewhere (ApiModel, judgeClauses, CLAUSE_IDS); `ok`, `status`, `write` are words.

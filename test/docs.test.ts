@@ -269,12 +269,81 @@ describe('h2h diff', () => {
       safe: [/^GET \/api\/invite-member: parameter product_code made optional$/],
     },
     {
+      label: 'a parameter type changed',
+      edit: (d) => (d.components.schemas.Limit.type = 'string'),
+      breaking: [/^GET \/api\/history-transaksi: parameter limit type changed from integer to string$/],
+      safe: [],
+    },
+    {
+      label: 'a parameter restricted to an enum',
+      edit: (d) => (d.components.schemas.ProductCode.enum = ['AKRAB-10GB']),
+      breaking: [/^GET \/api\/invite-member: parameter product_code restricted to AKRAB-10GB$/],
+      safe: [],
+    },
+    {
+      label: 'a pattern narrowed',
+      edit: (d) => (d.components.schemas.Msisdn.pattern = '^(08)[0-9]{7,12}$'),
+      breaking: [/^GET \/api\/invite-member: parameter msisdn pattern changed to \^\(08\)/],
+      safe: [],
+    },
+    {
+      label: 'a pattern widened (not breaking)',
+      edit: (d) => (d.components.schemas.Msisdn.pattern = '^(08|62|07)[0-9]{7,14}$'),
+      breaking: [],
+      safe: [/^GET \/api\/invite-member: parameter msisdn pattern widened to/],
+    },
+    {
+      label: 'a maxLength lowered',
+      edit: (d) => (d.components.schemas.MemberName.maxLength = 20),
+      breaking: [/^GET \/api\/invite-member: parameter name maxLength tightened to 20$/],
+      safe: [],
+    },
+    {
+      label: 'a minimum raised',
+      edit: (d) => (d.components.schemas.Limit.minimum = 5),
+      breaking: [/^GET \/api\/history-transaksi: parameter limit minimum tightened to 5$/],
+      safe: [],
+    },
+    {
+      label: 'a minimum lowered (not breaking)',
+      edit: (d) => (d.components.schemas.Limit.minimum = 0),
+      breaking: [],
+      safe: [/^GET \/api\/history-transaksi: parameter limit minimum loosened to 0$/],
+    },
+    {
+      label: 'a response field made optional',
+      edit: (d) => {
+        d.components.schemas.InviteDetail.required = d.components.schemas.InviteDetail.required.filter(
+          (x: string) => x !== 'slot',
+        );
+      },
+      breaking: [/^GET \/api\/invite-member: response field \$\.detail\.slot no longer always present$/],
+      safe: [],
+    },
+    {
       label: 'a description edited',
       edit: (d) => (d.paths['/api/saldo-user'].get.description = 'Reads the balance.'),
       breaking: [],
       safe: [],
     },
   ];
+
+  it('classifies a response field given new values as breaking, and fewer values as safe', async () => {
+    const slots = (values: string[]) =>
+      variant((d) => (d.components.schemas.InviteDetail.properties.slot.enum = values));
+    const [one, two] = [slots(['1']), slots(['1', '2'])];
+    const more = JSON.parse((await runCli(['diff', one, two, '--json'])).stdout) as { breaking: { what: string }[] };
+    assert.deepEqual(
+      more.breaking.map((c) => c.what),
+      ['response field $.detail.slot may now carry 2', 'response field $.detail.slot may now carry 2'],
+    );
+    const fewer = JSON.parse((await runCli(['diff', two, one, '--json'])).stdout) as {
+      breaking: unknown[];
+      safe: { what: string }[];
+    };
+    assert.deepEqual(fewer.breaking, []);
+    assert.match(fewer.safe[0]?.what ?? '', /response field \$\.detail\.slot enum narrowed: 2 no longer sent/);
+  });
 
   for (const c of cases) {
     it(`classifies ${c.label}`, async () => {

@@ -60,7 +60,7 @@ function buildContext(seed: number): ScenarioContext {
     generated: () => undefined,
     noteJudged: () => undefined,
     observe: () => undefined,
-    ownTrxIds: () => [],
+    ownInvites: () => [],
     settle: () => Promise.reject(new Error('not sent')),
   };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { derefIn } from '../openapi/deref.js';
 import type { DocNode, Schema } from '../openapi/types.js';
@@ -71,6 +72,33 @@ class Doc {
 
 const typeOf = (s: Schema): string => String(s.type ?? (s.const !== undefined ? typeof s.const : 'any'));
 
+/** The bounds of a parameter's schema, and when a new value accepts less than the old one. */
+const BOUNDS: [keyof Schema, (after: number, before: number) => boolean][] = [
+  ['minimum', (a, b) => a > b],
+  ['exclusiveMinimum', (a, b) => a > b],
+  ['maximum', (a, b) => a < b],
+  ['exclusiveMaximum', (a, b) => a < b],
+  ['minLength', (a, b) => a > b],
+  ['maxLength', (a, b) => a < b],
+];
+
+/**
+ * Whether a new pattern accepts every value the old one did (`widened`) or not (`narrowed`). Which strings two
+ * regular expressions accept cannot be compared in general: values the old pattern accepts are drawn with
+ * fast-check (seeded, so the same documents give the same answer) and tried on the new one; one refused is a
+ * narrowing, a client that sent it is broken. The unsure case counts as narrowed.
+ */
+function patternChange(before: string | undefined, after: string): 'widened' | 'narrowed' {
+  if (before === undefined) return 'narrowed';
+  try {
+    const next = new RegExp(after, 'u');
+    const olds = fc.sample(fc.stringMatching(new RegExp(before, 'u')), { numRuns: 300, seed: 42 });
+    return olds.every((v) => next.test(v)) ? 'widened' : 'narrowed';
+  } catch {
+    return 'narrowed';
+  }
+}
+
 /** Breaking and safe changes from OLD to NEW, for clients of the API. */
 export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.Document): Change[] {
   const a = new Doc(oldDoc);
@@ -129,10 +157,19 @@ export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.
             add('breaking', at, `parameter ${name} enum narrowed: ${gone.join(', ')} no longer accepted`);
           if (added.length) add('safe', at, `parameter ${name} enum widened: ${added.join(', ')} accepted`);
         } else if (!pe && qe) add('breaking', at, `parameter ${name} restricted to ${qe.join(', ')}`);
-        if (p.schema.pattern !== q.schema.pattern && q.schema.pattern)
-          add('breaking', at, `parameter ${name} pattern changed to ${q.schema.pattern}`);
-        if ((q.schema.maxLength ?? Number.POSITIVE_INFINITY) < (p.schema.maxLength ?? Number.POSITIVE_INFINITY))
-          add('breaking', at, `parameter ${name} maxLength lowered to ${q.schema.maxLength}`);
+        if (p.schema.pattern !== q.schema.pattern && q.schema.pattern) {
+          const change = patternChange(p.schema.pattern, q.schema.pattern);
+          if (change === 'narrowed') add('breaking', at, `parameter ${name} pattern changed to ${q.schema.pattern}`);
+          else add('safe', at, `parameter ${name} pattern widened to ${q.schema.pattern}`);
+        }
+        for (const [key, tighter] of BOUNDS) {
+          const before = p.schema[key] as number | undefined;
+          const after = q.schema[key] as number | undefined;
+          if (after === undefined || before === after) continue;
+          if (before === undefined || tighter(after, before))
+            add('breaking', at, `parameter ${name} ${key} ${before === undefined ? 'set' : 'tightened'} to ${after}`);
+          else add('safe', at, `parameter ${name} ${key} loosened to ${after}`);
+        }
       }
       const of = a.fields(o);
       const nf = b.fields(n);

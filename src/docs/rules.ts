@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { derefIn } from '../openapi/deref.js';
 import { ApiModel, DocumentError } from '../openapi/load.js';
+import { ext } from '../openapi/model.js';
 import type { Schema } from '../openapi/types.js';
 import { CLAUSE_IDS, METHODS } from '../openapi/types.js';
 
@@ -9,10 +10,6 @@ export interface LintProblem {
   rule: 'both-methods' | 'unique-aliases' | 'clauses-attached' | 'examples-valid' | 'config-off-explained';
   at: string;
   message: string;
-}
-
-function ext<T>(obj: object, key: string): T | undefined {
-  return (obj as Record<string, unknown>)[key] as T | undefined;
 }
 
 /**

@@ -19,6 +19,12 @@ export interface InviteIntent {
 /** What became of one invite: answered ok true, answered otherwise, or no answer (it may have been charged). */
 export type InviteOutcome = 'accepted' | 'refused' | 'unknown';
 
+/** An invite of the run that was carried out: its trx_id and its answer's body (its detail). */
+export interface CarriedOut {
+  trxId: string;
+  body: unknown;
+}
+
 interface LedgerState {
   cap: number;
   /** Invites that were, or may have been, charged. */
@@ -27,8 +33,8 @@ interface LedgerState {
   unknown: string[];
   /** Classes whose refusal was accepted: they send no more invites that could be charged. */
   closed: InviteIntent['clause'][];
-  /** trx_ids of invites a conformant API carries out that were answered ok true (oldest first). */
-  carriedOut: string[];
+  /** Invites a conformant API carries out that were answered ok true (oldest first): trx_id and answer body. */
+  carriedOut: CarriedOut[];
   /** The price of one invite, as a balance read before and after one showed it. */
   price?: number;
 }
@@ -148,8 +154,8 @@ export class InviteLedger {
     this.save();
   }
 
-  /** The trx_ids of this run's invites that were carried out (answered ok true), oldest first. */
-  get carriedOut(): readonly string[] {
+  /** This run's invites that were carried out (answered ok true), oldest first. */
+  get carriedOut(): readonly CarriedOut[] {
     return this.state.carriedOut;
   }
 
@@ -159,9 +165,9 @@ export class InviteLedger {
   }
 
   /** Notes an invite a conformant API carries out that was answered ok true. */
-  noteCarriedOut(trxId: string | undefined): void {
-    if (trxId === undefined || this.state.carriedOut.includes(trxId)) return;
-    this.state.carriedOut.push(trxId);
+  noteCarriedOut(trxId: string | undefined, body: unknown): void {
+    if (trxId === undefined || this.state.carriedOut.some((c) => c.trxId === trxId)) return;
+    this.state.carriedOut.push({ trxId, body });
     this.save();
   }
 

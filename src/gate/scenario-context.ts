@@ -34,7 +34,7 @@ export interface Recording {
 }
 
 /** The invite's trx_id, whichever name carried it. */
-function trxIdOf(api: ApiModel, params: Params): string | undefined {
+function inviteTrxId(api: ApiModel, params: Params): string | undefined {
   const v = api.foldRequest('invite-member', params).params.trx_id;
   return v === undefined ? undefined : String(v);
 }
@@ -148,7 +148,7 @@ export function buildContext(
     intent: InviteIntent,
     opts: SendOptions = {},
   ): Promise<Exchange> => {
-    const trx = trxIdOf(api, params);
+    const trx = inviteTrxId(api, params);
     let ex: Exchange;
     try {
       ex = await send('invite-member', method, params, opts);
@@ -166,7 +166,7 @@ export function buildContext(
     settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
     if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await judgeGuard(method, ex, trx);
     if (intent.expect === 'success' && ok) {
-      ledger.noteCarriedOut(trx);
+      ledger.noteCarriedOut(trx, ex.body);
       carriedSince++;
     }
     if (intent.expect === 'success' && !ok) await explainRefusal(method);
@@ -180,7 +180,7 @@ export function buildContext(
     newTrxId: deps.newTrxId,
     send: (endpoint, method, params, opts) => send(endpoint, method, params, opts),
     async invite(method, params, intent, opts) {
-      admitInvite(intent, trxIdOf(api, params), 1);
+      admitInvite(intent, inviteTrxId(api, params), 1);
       return sendInvite(method, params, intent, opts);
     },
     generated(c, ex) {
@@ -188,13 +188,13 @@ export function buildContext(
       if (!recording.exchanges.includes(ex)) recording.exchanges.push(ex);
     },
     async inviteBatch(requests) {
-      for (const r of requests) ledger.ensureAllowed(r.intent, trxIdOf(api, r.params));
+      for (const r of requests) ledger.ensureAllowed(r.intent, inviteTrxId(api, r.params));
       ledger.admitRoom(requests.length);
-      for (const r of requests) admitInvite(r.intent, trxIdOf(api, r.params), 1);
+      for (const r of requests) admitInvite(r.intent, inviteTrxId(api, r.params), 1);
       return Promise.all(requests.map((r) => sendInvite(r.method, r.params, r.intent)));
     },
     async inviteAll(requests, clause: ClauseId) {
-      const trx = trxIdOf(api, requests[0]?.params ?? {});
+      const trx = inviteTrxId(api, requests[0]?.params ?? {});
       const refusal: InviteIntent = { expect: 'refusal', clause };
       admitInvite({ expect: 'success', clause }, trx, 1);
       admitInvite(refusal, trx, requests.length - 1);
@@ -205,8 +205,11 @@ export function buildContext(
           if (s.reason instanceof TransportError) settleInvite(refusal, trx, 'unknown');
         } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) settleInvite(refusal, trx, 'accepted');
       }
-      if (accepted > 0) {
-        ledger.noteCarriedOut(trx);
+      const first = settled.find(
+        (x): x is PromiseFulfilledResult<Exchange> => x.status === 'fulfilled' && bodyOf(x.value)?.ok === true,
+      );
+      if (first) {
+        ledger.noteCarriedOut(trx, first.value.body);
         carriedSince++;
       }
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -221,7 +224,7 @@ export function buildContext(
     observe(o) {
       recording.observations.push(o);
     },
-    ownTrxIds: () => ledger.carriedOut,
+    ownInvites: () => ledger.carriedOut,
   };
   return { ctx, recording };
 }

@@ -2,7 +2,7 @@ import type { Evidence } from '../checks/types.js';
 import { saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
 import type { GeneratedCase } from './generators/cases.js';
-import type { InviteIntent } from './invite-ledger.js';
+import type { CarriedOut, InviteIntent } from './invite-ledger.js';
 import type { Observation } from './scenario-result.js';
 import type { GateTarget, TargetData } from './target.js';
 
@@ -74,8 +74,8 @@ export interface ScenarioContext {
   noteJudged(clauses: readonly ClauseId[]): void;
   /** Notes what the target did on a point the provider leaves open (never a finding). */
   observe(o: Observation): void;
-  /** The run's own invites that were carried out so far (their trx_ids), for lookups of existing transactions. */
-  ownTrxIds(): readonly string[];
+  /** The run's own invites that were carried out so far (trx_id and answer), for lookups of what they wrote. */
+  ownInvites(): readonly CarriedOut[];
 }
 
 /**

@@ -34,7 +34,7 @@ function digitsOf(prefix: string): string {
 }
 
 /** One ID of a kind from a prefix unique to the run and a counter. */
-export function trxIdOf(kind: TrxKind, prefix: string, n: number): string {
+export function trxIdOfKind(kind: TrxKind, prefix: string, n: number): string {
   const count = String(n).padStart(4, '0');
   switch (kind) {
     case 'upper':
@@ -58,7 +58,7 @@ export function trxFactory(prefix: string): () => string {
   let n = 0;
   return () => {
     n++;
-    return trxIdOf(TRX_KINDS[(n - 1) % TRX_KINDS.length] as TrxKind, prefix, n);
+    return trxIdOfKind(TRX_KINDS[(n - 1) % TRX_KINDS.length] as TrxKind, prefix, n);
   };
 }
 

@@ -27,7 +27,8 @@ function isRef(value: unknown): value is Ref {
   return typeof value === 'object' && value !== null && '$ref' in value;
 }
 
-function ext<T>(obj: object, key: string): T | undefined {
+/** An extension field of a document node (`x-aliases`, `x-clauses`, ...), read without a schema. */
+export function ext<T>(obj: object, key: string): T | undefined {
   return (obj as Record<string, unknown>)[key] as T | undefined;
 }
 

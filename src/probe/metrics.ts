@@ -248,34 +248,12 @@ export class ProbeMetrics {
     this.exporterRequests.inc({ outcome });
   }
 
-  private queue: Promise<unknown> = Promise.resolve();
-
   /**
-   * The exposition in the format the scraper asked for: OpenMetrics when its Accept header names it.
-   * Scrapes run one at a time: prom-client's OpenMetrics writer renames counters in place (it drops
-   * `_total`) and never renames them back, so each OpenMetrics scrape restores the names before the next.
+   * The exposition, in the Prometheus text format whatever the scraper's Accept header says: Prometheus reads it,
+   * and prom-client's OpenMetrics writer renames counters in place (a private side effect this code will not
+   * lean on).
    */
-  exposition(accept: string | undefined): Promise<{ contentType: string; body: string }> {
-    const run = this.queue.then(() => this.serialize(accept));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async serialize(accept: string | undefined): Promise<{ contentType: string; body: string }> {
-    if (!accept?.includes('application/openmetrics-text')) {
-      return { contentType: this.registry.contentType, body: await this.registry.metrics() };
-    }
-    const metrics = this.registry.getMetricsAsArray() as unknown as { name: string }[];
-    const names = metrics.map((m) => m.name);
-    try {
-      // A view over the same metric objects, serialized as OpenMetrics.
-      const om = Registry.merge([this.registry]) as unknown as Registry<typeof Registry.OPENMETRICS_CONTENT_TYPE>;
-      om.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-      return { contentType: om.contentType, body: await om.metrics() };
-    } finally {
-      metrics.forEach((m, i) => {
-        m.name = names[i] ?? m.name;
-      });
-    }
+  async exposition(_accept?: string): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }

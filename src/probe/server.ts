@@ -10,7 +10,7 @@ export interface ProbeServer {
 }
 
 /**
- * /metrics (Prometheus text or OpenMetrics), /healthz, /status, and /probe?target=NAME (the exporter mode). A
+ * /metrics (the Prometheus text format), /healthz, /status, and /probe?target=NAME (the exporter mode). A
  * failing collector or round answers 500 with one redacted line; the process goes on.
  */
 export async function startProbeServer(probe: Probe, host: string, port: number): Promise<ProbeServer> {

@@ -22,7 +22,12 @@ export interface Fault {
    * Rewrites the request before the business rules see it (names as sent); `names` gives every name of a
    * canonical parameter of the endpoint, from openapi.yaml's x-aliases.
    */
-  request?: (raw: Params, endpoint: Endpoint, names: (canonical: string) => readonly string[]) => Params;
+  request?: (
+    raw: Params,
+    endpoint: Endpoint,
+    names: (canonical: string) => readonly string[],
+    method: Method,
+  ) => Params;
   /** Rewrites a successful answer's body in place, after the business rules. */
   answer?: (body: Record<string, unknown>, ctx: RewriteContext) => void;
   /** Rewrites a refusal's body in place. */
@@ -251,6 +256,32 @@ export const BOUNDARY_FAULTS = [
     name: 'credit-via-code',
     clause: 'BAL-2',
     description: 'an invite whose product is sent as `code` adds its price to the balance instead of charging it',
+  },
+  {
+    name: 'post-ignores-year',
+    clause: 'ENV-2',
+    also: ['HIS-3'],
+    description: 'POST history-transaksi ignores the year filter (year, tahun); GET keeps it',
+    request: (raw, endpoint, names, method) =>
+      endpoint === 'history-transaksi' && method === 'POST'
+        ? Object.fromEntries(Object.entries(raw).filter(([k]) => !names('year').includes(k)))
+        : raw,
+  },
+  {
+    name: 'date-spills-to-day-before',
+    clause: 'HIS-3',
+    description: 'a date filter on the first day of a month also returns the records of the day before',
+  },
+  {
+    name: 'history-skips-punctuated-trx',
+    clause: 'INV-6',
+    description:
+      'an invite whose trx_id holds anything but letters and digits is found by cek-trx-id but never shows in history',
+  },
+  {
+    name: 'year-give-or-take-one',
+    clause: 'HIS-3',
+    description: 'a year filter also returns the records of the year before and the year after',
   },
   {
     name: 'limit-over-from-10',

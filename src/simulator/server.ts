@@ -186,7 +186,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     if (await applyTransportFault(state.fault, req, res, { requestKey, seen: seenRequests, later })) return;
     if (opts.latencyMs) await new Promise<void>((r) => later(opts.latencyMs ?? 0, r));
     if (res.destroyed) return;
-    const handled = await state.handle(endpoint, parsed.params);
+    const handled = await state.handle(endpoint, parsed.params, method);
     entry.couldSucceed = endpoint === 'invite-member' && handled.couldSucceed;
     // Transport fault `invite-hang`: the invite was carried out, and its answer never comes.
     if (state.fault?.name === 'invite-hang' && endpoint === 'invite-member') return;

@@ -1,6 +1,6 @@
 import type { ApiModel } from '../openapi/load.js';
 import { to62 } from '../openapi/numbers.js';
-import type { Endpoint, Params } from '../openapi/types.js';
+import type { Endpoint, Method, Params } from '../openapi/types.js';
 import { type Answer, invalidStatus, refuse } from './answer.js';
 import { type FaultName, type FaultSetting, faultNamed } from './faults.js';
 import type { Fixture } from './fixtures.js';
@@ -67,6 +67,8 @@ export class SimState {
   /** How long an invite's charge at the operator takes, in milliseconds. */
   chargeMs = 10;
   private seq = 0;
+  /** The last sequence number of the fixture's own history: later transactions are the invites'. */
+  private readonly fixtureSeq: number;
 
   constructor(
     private readonly api: ApiModel,
@@ -99,6 +101,7 @@ export class SimState {
         0,
       );
     }
+    this.fixtureSeq = this.seq;
   }
 
   /** Whether the named behaviour fault is on. */
@@ -120,9 +123,9 @@ export class SimState {
    * Answers one request. Only an invite waits (its charge at the operator, `chargeMs`): a trx_id in flight
    * counts as used, so concurrent duplicates still create one transaction.
    */
-  async handle(endpoint: Endpoint, raw: Params): Promise<Handled> {
+  async handle(endpoint: Endpoint, raw: Params, method: Method = 'POST'): Promise<Handled> {
     const rewrite = this.fault ? faultNamed(this.fault.name).request : undefined;
-    const rewritten = rewrite ? rewrite(raw, endpoint, (c) => this.api.namesOf(endpoint, c)) : raw;
+    const rewritten = rewrite ? rewrite(raw, endpoint, (c) => this.api.namesOf(endpoint, c), method) : raw;
     const folded = this.api.foldRequest(endpoint, this.oneNameEach(endpoint, rewritten));
     const p = folded.params;
     const no = (answer: Answer): Handled => ({ answer, couldSucceed: false, params: p });
@@ -205,11 +208,27 @@ export class SimState {
 
   private history(account: Account, p: Record<string, unknown>): Answer {
     const now = performance.now();
-    let recs = this.txns.filter((t) => t.account === account.id && t.visibleAt <= now);
+    let recs = this.txns.filter(
+      (t) =>
+        t.account === account.id &&
+        t.visibleAt <= now &&
+        // Fault `history-skips-punctuated-trx`: the run's invites (made after the fixture) with punctuation.
+        !(this.faultOn('history-skips-punctuated-trx') && t.seq > this.fixtureSeq && /[^A-Za-z0-9]/.test(t.trxId)),
+    );
     const keeps = [
-      p.date !== undefined && ((t: Txn) => t.date === p.date),
+      p.date !== undefined &&
+        ((t: Txn) =>
+          t.date === p.date ||
+          // Fault `date-spills-to-day-before`.
+          (this.faultOn('date-spills-to-day-before') &&
+            String(p.date).endsWith('-01') &&
+            t.date === new Date(Date.parse(`${String(p.date)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10))),
       p.month !== undefined && ((t: Txn) => t.date.slice(5, 7) === p.month),
-      p.year !== undefined && ((t: Txn) => t.date.slice(0, 4) === p.year),
+      p.year !== undefined &&
+        ((t: Txn) =>
+          t.date.slice(0, 4) === p.year ||
+          // Fault `year-give-or-take-one`.
+          (this.faultOn('year-give-or-take-one') && Math.abs(Number(t.date.slice(0, 4)) - Number(p.year)) === 1)),
     ].filter((f): f is (t: Txn) => boolean => f !== false);
     // Fault `date-filters-ignored`.
     if (!this.faultOn('date-filters-ignored')) recs = recs.filter((t) => keeps.every((k) => k(t)));

@@ -77,7 +77,11 @@ function expected(ctx: ScenarioContext, api: ApiModel, params: Params): HistoryR
 
 /** Transaction IDs known to exist: the configured one, the account's records, the run's own invites. */
 function knownIds(ctx: ScenarioContext): Set<unknown> {
-  return new Set([ctx.data.knownTrxId, ...(ctx.data.records ?? []).map((r) => r.trx_id), ...ctx.ownTrxIds()]);
+  return new Set([
+    ctx.data.knownTrxId,
+    ...(ctx.data.records ?? []).map((r) => r.trx_id),
+    ...ctx.ownInvites().map((i) => i.trxId),
+  ]);
 }
 
 /**

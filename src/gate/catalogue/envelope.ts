@@ -10,18 +10,25 @@ const HISTORY_DATA = ['q', 'date', 'month', 'year'];
 
 /**
  * For ENV-3 on a history filter (date, month, year): a query of that filter's period alone, so that an alias the
- * provider ignores gives another answer: the record's date, or its month with its year. Only for a period that
- * ended before the newest date discovery saw (records of a later month may still be written during the run,
- * the run's own invites among them); else undefined, and the scenario narrows as the others do.
+ * provider ignores gives another answer: a date, a month with its year, or a year of the account's records. Only
+ * for a period that ended before the newest date discovery saw (records of a later period may still be written
+ * during the run, the run's own invites among them); else undefined, and the scenario narrows as the others do.
  */
 function periodOnly(ctx: ScenarioContext, name: string): Params | undefined {
-  const r = ctx.data.record;
-  if (!r?.date || !['date', 'month', 'year'].includes(name)) return undefined;
+  if (!['date', 'month', 'year'].includes(name)) return undefined;
   const base = { api_key: ctx.target.apiKey, limit: compareLimit(ctx) };
-  if (name === 'date') return settledDate(ctx.data, r.date) ? { ...base, date: r.date } : undefined;
-  // A month stands still once a later month has begun: the first day after it is before the newest date.
-  if (!settledDate(ctx.data, `${r.date.slice(0, 7)}-32`)) return undefined;
-  return { ...base, month: r.date.slice(5, 7), year: r.date.slice(0, 4) };
+  const dates = [ctx.data.record?.date, ...(ctx.data.records ?? []).map((r) => r.date)].filter(
+    (d): d is string => typeof d === 'string',
+  );
+  // A period stands still once a later one has begun: its first day after is before the newest date seen.
+  if (name === 'date') {
+    const d = dates.find((x) => settledDate(ctx.data, x));
+    return d ? { ...base, date: d } : undefined;
+  }
+  const m = dates.find((x) => settledDate(ctx.data, `${x.slice(0, 7)}-32`));
+  if (name === 'month') return m ? { ...base, month: m.slice(5, 7), year: m.slice(0, 4) } : undefined;
+  const y = dates.find((x) => settledDate(ctx.data, `${x.slice(0, 4)}-13`));
+  return y ? { ...base, year: y.slice(0, 4) } : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { his5Judges } from '../../checks/his-5.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { METHODS, type Params } from '../../openapi/types.js';
 import { compareLimit, sample } from '../sampling.js';
-import { judge, type Scenario } from '../scenario.js';
+import { judge, type Scenario, type ScenarioContext } from '../scenario.js';
 import { successScenarios } from './success.js';
 
 /** Filter sets HIS-3 tries: each filter alone, and together. */
@@ -64,6 +64,53 @@ export function historyScenarios(api: ApiModel): Scenario[] {
         });
       }
     }
+    // The edges of every month the account's records fall in: a date filter that reads a month's first or last day
+    // as a range slips there.
+    out.push({
+      title: `HIS-3 history-transaksi ${method}: dates at the edges of the account's months`,
+      clauses: ['HIS-3'],
+      area: 'history',
+      endpoint: 'history-transaksi',
+      methods: [method],
+      aliases: [],
+      needs: ['history'],
+      requests: 24,
+      async run(ctx) {
+        const months = [...new Set((ctx.data.records ?? []).map((r) => r.date?.slice(0, 7) ?? ''))].filter(Boolean);
+        const dates = months.slice(0, 12).flatMap((m) => {
+          const [y, mo] = m.split('-').map(Number) as [number, number];
+          const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+          return [`${m}-01`, `${m}-${String(last).padStart(2, '0')}`];
+        });
+        const answers = await Promise.all(
+          dates.map((date) =>
+            ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, date, limit: compareLimit(ctx) }),
+          ),
+        );
+        return answers.map((exchange) => judge('HIS-3', { exchange }));
+      },
+    });
+    // A period before every record seen: a filter a provider ignores (under one name, or on one method) or reads
+    // loosely then shows, since a record it returns is of another period (HIS-3), and GET and POST disagree (ENV-2).
+    for (const set of EMPTY_SETS) {
+      const variants = set.length === 1 ? names(set[0] ?? '').map((n) => [n]) : [set, set.map((n) => names(n)[1] ?? n)];
+      for (const sent of variants) {
+        const aliases = sent.filter((n) => !set.includes(n));
+        out.push({
+          title: `HIS-3 history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')} before every record seen`,
+          clauses: ['HIS-3'],
+          area: 'history',
+          endpoint: 'history-transaksi',
+          methods: [method],
+          aliases,
+          requests: 1,
+          async run(ctx) {
+            const ex = await ctx.send('history-transaksi', method, emptyPeriod(ctx, set, sent));
+            return [judge('HIS-3', { exchange: ex })];
+          },
+        });
+      }
+    }
     for (const qName of names('q')) {
       for (const what of ['trx_id', 'member_number', 'manager_number'] as const) {
         out.push({
@@ -91,5 +138,43 @@ export function historyScenarios(api: ApiModel): Scenario[] {
       }
     }
   }
+  for (const set of EMPTY_SETS)
+    out.push({
+      title: `ENV-2 history-transaksi GET+POST: filter ${set.join(' + ')} before every record seen`,
+      clauses: ['ENV-2'],
+      area: 'history',
+      endpoint: 'history-transaksi',
+      methods: ['GET', 'POST'],
+      aliases: [],
+      requests: 2,
+      async run(ctx) {
+        const p = emptyPeriod(ctx, set, set);
+        const pair = [
+          await ctx.send('history-transaksi', 'GET', p),
+          await ctx.send('history-transaksi', 'POST', p),
+        ] as const;
+        return [judge('ENV-2', { pair })];
+      },
+    });
   return out;
+}
+
+/** Filter sets tried on a period with no records: a date, a year, a month with its year. */
+const EMPTY_SETS: string[][] = [['date'], ['year'], ['month', 'year']];
+
+/**
+ * A history request filtered to a period before every record discovery saw, next to them: the year before the
+ * oldest one (or 2001), its December, its last day. The account may hold records there (discovery sees a page),
+ * but none of the periods seen: a filter a provider reads loosely (a year give or take one, a day that spills into
+ * the next) or not at all then returns records of another period. `sent` names each filter of `set` as it goes out.
+ */
+function emptyPeriod(ctx: ScenarioContext, set: string[], sent: string[]): Params {
+  const years = (ctx.data.records ?? []).map((r) => Number(r.date?.slice(0, 4))).filter((y) => y > 1900);
+  const year = String(years.length ? Math.min(...years) - 1 : 2001);
+  const value: Record<string, string> = { date: `${year}-12-31`, month: '12', year };
+  const p: Params = { api_key: ctx.target.apiKey, limit: compareLimit(ctx) };
+  set.forEach((canonical, i) => {
+    p[sent[i] ?? canonical] = value[canonical];
+  });
+  return p;
 }

@@ -1,13 +1,16 @@
-import { bodyOf, hasDataRecord } from '../../openapi/exchange.js';
+import { bodyOf, hasDataRecord, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
-import { METHODS } from '../../openapi/types.js';
+import { type Exchange, METHODS } from '../../openapi/types.js';
+import type { CarriedOut } from '../invite-ledger.js';
+import { compareLimit } from '../sampling.js';
 import { judge, PreconditionFailed, type Scenario } from '../scenario.js';
 import { TRX_KINDS, trxKind } from '../trx-ids.js';
 import { successScenarios } from './success.js';
 
 /**
  * The lookup area: TRX-1 on a known transaction and, with writes, on the run's own transactions of every kind of
- * ID (digits only, lower, upper and mixed case, 64 characters); TRX-2 on unknown IDs of every kind.
+ * ID (digits only, lower, upper and mixed case, 64 characters), which INV-6 also finds in history; TRX-2 on
+ * unknown IDs of every kind.
  */
 export function lookupScenarios(api: ApiModel): Scenario[] {
   const out = successScenarios(api, 'cek-trx-id', 'lookup');
@@ -30,33 +33,42 @@ export function lookupScenarios(api: ApiModel): Scenario[] {
       },
     });
     out.push({
-      title: `TRX-1 cek-trx-id ${method}: the run's own transactions are found, one of every kind of ID`,
-      clauses: ['TRX-1'],
+      title: `TRX-1 INV-6 cek-trx-id ${method}: the run's own transactions are found, one of every kind of ID`,
+      clauses: ['TRX-1', 'INV-6'],
       area: 'lookup',
       endpoint: 'cek-trx-id',
       methods: [method],
       aliases: [],
       afterWrites: true,
-      requests: TRX_KINDS.length,
+      requests: 2 * TRX_KINDS.length,
       settles: true,
       async run(ctx) {
-        const byKind = new Map<string, string>();
-        for (const id of ctx.ownTrxIds()) if (!byKind.has(trxKind(id))) byKind.set(trxKind(id), id);
+        const byKind = new Map<string, CarriedOut>();
+        for (const own of ctx.ownInvites()) if (!byKind.has(trxKind(own.trxId))) byKind.set(trxKind(own.trxId), own);
         if (byKind.size === 0)
           throw new PreconditionFailed('no invite of this run was carried out: nothing to look up');
-        const found = await Promise.all(
-          [...byKind.values()].map((trx_id) =>
-            ctx.settle(
-              () => ctx.send('cek-trx-id', method, { api_key: ctx.target.apiKey, trx_id }),
+        const key = { api_key: ctx.target.apiKey };
+        const judgements = await Promise.all(
+          [...byKind.values()].map(async (own) => {
+            const trx_id = own.trxId;
+            const lookup = await ctx.settle(
+              () => ctx.send('cek-trx-id', method, { ...key, trx_id }),
               (ex) => (ex.body as { ok?: unknown } | undefined)?.ok === true,
-            ),
-          ),
+            );
+            const history = await ctx.settle(
+              () => ctx.send('history-transaksi', method, { ...key, q: trx_id, limit: compareLimit(ctx) }),
+              (ex) => (records(ex) ?? []).some((r) => r.trx_id === trx_id),
+            );
+            // The invite as it was answered: INV-6 compares history's numbers with its detail.
+            const invite: Exchange = { ...lookup, endpoint: 'invite-member', params: { trx_id }, body: own.body };
+            // Whether it can be seen at all is INV-6's clause; TRX-1 judges what a lookup found.
+            return [
+              judge('INV-6', { invite, lookup, history }),
+              ...(hasDataRecord(bodyOf(lookup)) ? [judge('TRX-1', { exchange: lookup })] : []),
+            ];
+          }),
         );
-        // Whether the run's invites can be seen at all is INV-6's clause; TRX-1 judges what a lookup found.
-        const records = found.filter((ex) => hasDataRecord(bodyOf(ex)));
-        if (records.length === 0)
-          throw new PreconditionFailed("none of the run's own transactions was found (INV-6 judges that)");
-        return records.map((exchange) => judge('TRX-1', { exchange }));
+        return judgements.flat();
       },
     });
   }
