@@ -17,7 +17,7 @@ export function median(xs: readonly number[]): number {
 
 const CLK_TCK = 100; // Linux USER_HZ
 /** The shipped CLI, built by `npm run build`. */
-export const BIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 
 /** CPU time (user + system) a process has used, in ms, from /proc. */
 export function procCpuMs(pid: number): number {

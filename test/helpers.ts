@@ -26,7 +26,7 @@ export { freePort } from '../src/shared/free-port.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The shipped CLI: JavaScript built by `npm run build` (`prepare` runs it on `npm ci`). */
-export const BIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 
 /** A hand-made exchange, for check tests that need no server. */
 export function ex(

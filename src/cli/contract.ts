@@ -15,13 +15,17 @@ import { newSeed } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
+import { packageRoot } from '../shared/package-root.js';
 import { checkEmbeddedOptions } from '../simulator/embedded.js';
 import { type Command, EXIT, type Io } from './command.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The gate's Playwright config, beside this build: dist/gate/playwright.config.js (src/ in development). */
+const ROOT = packageRoot();
+/**
+ * The gate's Playwright config beside its suites: suites/playwright.config.ts in development, and built, the
+ * JavaScript in dist/suites/ (this file is then dist/src/cli/contract.js: the same two levels up).
+ */
 const PLAYWRIGHT_CONFIG = fileURLToPath(
-  new URL(`../gate/playwright.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+  new URL(`../../suites/playwright.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
 );
 const PLAYWRIGHT_CLI = join(createRequire(import.meta.url).resolve('@playwright/test/package.json'), '..', 'cli.js');
 
@@ -40,7 +44,7 @@ function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => vo
 
 export const contract: Command = {
   name: 'contract',
-  about: `Runs every clause on GET and POST and every alias (Playwright, src/gate/suites/), and writes the reports
+  about: `Runs every clause on GET and POST and every alias (Playwright, suites/), and writes the reports
 directory: html/, junit.xml, contract-summary.json and contract-summary.md.
 
 Every clause ends in one of four outcomes: held (judged, and it holds); violated (a finding of it, wherever it

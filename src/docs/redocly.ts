@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../shared/package-root.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = packageRoot();
 const CLI = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
 
 /** Runs the Redocly CLI (pinned in package.json) from the repository root, where redocly.yaml is. */

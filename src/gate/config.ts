@@ -58,7 +58,7 @@ export interface ContractConfig {
   knownHttpStatuses?: number[];
   /**
    * Options of the embedded simulator (self-tests and demos): a fault, a path prefix, a legal reading. The gate
-   * does not read them; whoever starts the simulator (h2h contract, src/gate/suites/global-setup.ts) validates them.
+   * does not read them; whoever starts the simulator (h2h contract, suites/global-setup.ts) validates them.
    */
   simulator: { fault?: string; prefix?: string; legal?: string };
 }

@@ -25,7 +25,7 @@ export type EffectiveConfig = Omit<ContractConfig, 'apiKey' | 'baseUrl' | 'maxIn
 };
 
 /**
- * What the global setup (src/gate/suites/global-setup.ts) learned, for everything after it: Playwright loads the test
+ * What the global setup (suites/global-setup.ts) learned, for everything after it: Playwright loads the test
  * files after the global setup, in its own process and in every worker, so all of them plan from this.
  */
 export interface RunFile {

@@ -6,7 +6,7 @@ import type { CarriedOut, InviteIntent } from './invite-ledger.js';
 import type { Observation } from './scenario-result.js';
 import type { GateTarget, TargetData } from './target.js';
 
-/** Playwright files of the gate, one per area (src/gate/suites/<area>.spec.ts), and the catalogue files beside them. */
+/** Playwright files of the gate, one per area (suites/<area>.spec.ts), and the catalogue files beside them. */
 export const AREAS = ['envelope', 'auth', 'balance', 'history', 'lookup', 'invite'] as const;
 export type Area = (typeof AREAS)[number];
 

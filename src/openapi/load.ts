@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { parse } from 'yaml';
+import { packageRoot } from '../shared/package-root.js';
 import { ApiModel } from './model.js';
 import { DocumentError } from './types.js';
 
 export { ApiModel } from './model.js';
 export { DocumentError } from './types.js';
 
-export const DEFAULT_DOCUMENT_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+export const DEFAULT_DOCUMENT_PATH = join(packageRoot(), 'openapi.yaml');
 
 const cache = new Map<string, ApiModel>();
 

@@ -1,22 +1,22 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { configFromEnv } from './config.js';
-import { WORKERS } from './workers.js';
+import { configFromEnv } from '../src/gate/config.js';
+import { WORKERS } from '../src/gate/workers.js';
 
 // The contract gate. `h2h contract` resolves and validates the config and passes it in H2H_CONTRACT_CONFIG;
 // `npx playwright test` resolves it here from the same H2H_* environment (src/gate/handover.ts lists them).
 const cfg = configFromEnv();
 const reports = cfg.reportsDir;
-// Built, this file is dist/gate/playwright.config.js beside the JavaScript suites; in development, the TypeScript.
+// Built, this file is dist/suites/playwright.config.js beside the JavaScript suites; in development, the TypeScript.
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
-  testDir: here('./suites'),
+  testDir: here('.'),
   testMatch: `**/*.spec${ext}`,
   outputDir: join(reports, 'test-results'),
-  globalSetup: here(`./suites/global-setup${ext}`),
+  globalSetup: here(`./global-setup${ext}`),
   fullyParallel: true,
   workers: WORKERS,
   // Never retried by Playwright: a read is tried once more inside the gate's sender, an invite never.
@@ -28,7 +28,7 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // contract-summary.json/.md and junit.xml (one test case per scenario).
-    [here(`./summary-reporter${ext}`), { outputDir: reports }],
+    [here(`../src/gate/summary-reporter${ext}`), { outputDir: reports }],
   ],
   // The invite file runs in order in one worker and is the longest: as its own project, listed first, it starts
   // at once beside the read-only files instead of after them.

@@ -1,21 +1,21 @@
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { loadApiModel } from '../../openapi/load.js';
-import { registerPhone, registerSecret } from '../../redact.js';
-import { buildCatalogue } from '../catalogue/index.js';
-import { configFromEnv } from '../config.js';
-import { nearMissKeys } from '../generators/cases.js';
-import { type EffectiveConfig, readRunFile } from '../handover.js';
-import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../plan.js';
-import { runDeps, throttleOf } from '../run-deps.js';
-import { executeScenario } from '../run-scenario.js';
-import type { Area } from '../scenario.js';
-import { skippedResult } from '../scenario-result.js';
-import { httpSend } from '../send-policy.js';
-import type { TargetData } from '../target.js';
-import { discover } from '../target.js';
-import { trxFactory } from '../trx-ids.js';
-import { WORKERS } from '../workers.js';
+import { loadApiModel } from '../src/openapi/load.js';
+import { registerPhone, registerSecret } from '../src/redact.js';
+import { buildCatalogue } from '../src/gate/catalogue/index.js';
+import { configFromEnv } from '../src/gate/config.js';
+import { nearMissKeys } from '../src/gate/generators/cases.js';
+import { type EffectiveConfig, readRunFile } from '../src/gate/handover.js';
+import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src/gate/plan.js';
+import { runDeps, throttleOf } from '../src/gate/run-deps.js';
+import { executeScenario } from '../src/gate/run-scenario.js';
+import type { Area } from '../src/gate/scenario.js';
+import { skippedResult } from '../src/gate/scenario-result.js';
+import { httpSend } from '../src/gate/send-policy.js';
+import type { TargetData } from '../src/gate/target.js';
+import { discover } from '../src/gate/target.js';
+import { trxFactory } from '../src/gate/trx-ids.js';
+import { WORKERS } from '../src/gate/workers.js';
 
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan

@@ -1,19 +1,19 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadApiModel } from '../../openapi/load.js';
-import { maskPhone, redact, registerPhone, registerSecret } from '../../redact.js';
-import { defaultNumber } from '../../shared/settings.js';
-import { startEmbedded } from '../../simulator/embedded.js';
-import { buildCatalogue } from '../catalogue/index.js';
-import { configFromEnv } from '../config.js';
-import { nearMissKeys } from '../generators/cases.js';
-import { type EffectiveConfig, writeRunFile } from '../handover.js';
-import { planRun } from '../plan.js';
-import { preflight } from '../preflight.js';
-import { throttleOf } from '../run-deps.js';
-import { httpSend } from '../send-policy.js';
-import { discover } from '../target.js';
-import { newRunId, newSeed } from '../trx-ids.js';
+import { loadApiModel } from '../src/openapi/load.js';
+import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
+import { defaultNumber } from '../src/shared/settings.js';
+import { startEmbedded } from '../src/simulator/embedded.js';
+import { buildCatalogue } from '../src/gate/catalogue/index.js';
+import { configFromEnv } from '../src/gate/config.js';
+import { nearMissKeys } from '../src/gate/generators/cases.js';
+import { type EffectiveConfig, writeRunFile } from '../src/gate/handover.js';
+import { planRun } from '../src/gate/plan.js';
+import { preflight } from '../src/gate/preflight.js';
+import { throttleOf } from '../src/gate/run-deps.js';
+import { httpSend } from '../src/gate/send-policy.js';
+import { discover } from '../src/gate/target.js';
+import { newRunId, newSeed } from '../src/gate/trx-ids.js';
 
 /**
  * Once per run (a composition root, like the CLI): start the embedded simulator when no base URL is given,
