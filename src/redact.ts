@@ -97,9 +97,15 @@ const secrets = new Set<string>();
 const phones = new Set<string>();
 let phonePattern: RegExp | undefined;
 
-/** Registers a key (or a value derived from one) so that it is hidden wherever it appears, in every encoding. */
+/** Values seen under a key's name that are no key: hiding them would hide the words of every report. */
+const NOT_SECRETS = new Set(['true', 'false', 'null', 'undefined']);
+
+/**
+ * Registers a key (or a value derived from one) so that it is hidden wherever it appears, in every encoding. Too
+ * short a value (under 6 characters) or a JSON word sent as a key on purpose (`api_key: true`) is no secret to hide.
+ */
 export function registerSecret(secret: string | undefined): void {
-  if (!secret || secret.length < 4) return;
+  if (!secret || secret.length < 6 || NOT_SECRETS.has(secret.toLowerCase())) return;
   secrets.add(secret);
   secrets.add(encodeURIComponent(secret));
   secrets.add(new URLSearchParams({ k: secret }).toString().slice(2));

@@ -158,9 +158,7 @@ describe('ARCHITECTURE.md holds', () => {
       .map((m) => m[1] ?? '')
       .filter((n) => /[A-Z]/.test(n));
     assert.ok(names.length > 40, `${names.length} names`);
-    const code = [...tsFiles('src'), ...tsFiles('suites')]
-      .map((f) => readFileSync(join(ROOT, f), 'utf8'))
-      .join('\n');
+    const code = [...tsFiles('src'), ...tsFiles('suites')].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
     const declared = (name: string): boolean =>
       new RegExp(`export (default )?(const|function|class|interface|type|async function) ${name}\\b`).test(code);
     assert.deepEqual(

@@ -180,6 +180,21 @@ const TABLE: Row[] = [
       {
         exchange: ex('cek-trx-id', { api_key: 'wrong' }, { ok: false, status: 'X', data: { errors: { key: 'bad' } } }),
       },
+      // The request's own values said back reveal nothing of the account (the number, in either form; the ID).
+      {
+        exchange: ex(
+          'invite-member',
+          { api_key: 'wrong', msisdn: '081299900001' },
+          { ok: false, status: 'X', detail: { member: '6281299900001' } },
+        ),
+      },
+      {
+        exchange: ex(
+          'cek-trx-id',
+          { api_key: 'wrong', trx_id: 'T-9' },
+          { ok: false, status: 'X', data: { trx_id: 'T-9', status: 'INVALID_API_KEY' } },
+        ),
+      },
     ],
     breaks: [
       ['ok true', { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: true, status: 'SUCCESS', saldo: 1 }) }],

@@ -61,6 +61,7 @@ function buildContext(seed: number): ScenarioContext {
     noteJudged: () => undefined,
     observe: () => undefined,
     ownInvites: () => [],
+    wasReplay: () => undefined,
     settle: () => Promise.reject(new Error('not sent')),
   };
 }

@@ -1,16 +1,21 @@
 import { bodyOf } from '../openapi/exchange.js';
+import { to62 } from '../openapi/numbers.js';
 import { defineCheck } from './types.js';
 import { finding } from './util.js';
 
 /** Fields that only an account's own data has: a balance, a transaction, an invite's numbers and slot. */
 const ACCOUNT_FIELDS = ['saldo', 'trx_id', 'manager_number', 'member_number', 'manager', 'member', 'slot'];
 
-/** Whether a value is an object holding account data (one of ACCOUNT_FIELDS, not null). */
-function accountFields(v: unknown): boolean {
+/**
+ * Whether a value is an object holding account data: one of ACCOUNT_FIELDS, not null, and not merely the request's
+ * own value said back (a refusal may echo the trx_id or the number it was sent: that reveals nothing).
+ */
+function accountFields(v: unknown, sent: ReadonlySet<string>): boolean {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  return ACCOUNT_FIELDS.some(
-    (k) => (v as Record<string, unknown>)[k] !== undefined && (v as Record<string, unknown>)[k] !== null,
-  );
+  return ACCOUNT_FIELDS.some((k) => {
+    const x = (v as Record<string, unknown>)[k];
+    return x !== undefined && x !== null && !sent.has(String(x)) && !sent.has(to62(x));
+  });
 }
 
 /** AUTH-1: a missing, empty or wrong key never yields ok true, and the answer carries no account data. */
@@ -23,16 +28,17 @@ export const auth1 = defineCheck({
     const { exchange: ex } = ev;
     const body = bodyOf(ex);
     if (!body) return [];
+    const sent = new Set(Object.values(ex.params).flatMap((v) => [String(v), to62(v)]));
     const out = [];
     if (body.ok === true) out.push(finding(api, 'AUTH-1', ex, '$.ok', 'not true for a bad api_key', body.ok));
     // Account data, not the names of fields: a refusal may carry `detail: "Invalid API key"`, `data: {}`,
     // `data: {errors: ...}` or nulls. A balance, an invite's detail, a record or a list of records is data.
     if (body.saldo !== undefined && body.saldo !== null)
       out.push(finding(api, 'AUTH-1', ex, '$.saldo', '(absent: no balance for a bad key)', body.saldo));
-    if (accountFields(body.detail))
+    if (accountFields(body.detail, sent))
       out.push(finding(api, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
     const data = body.data;
-    const hasRecords = Array.isArray(data) ? data.some(accountFields) : accountFields(data);
+    const hasRecords = Array.isArray(data) ? data.some((r) => accountFields(r, sent)) : accountFields(data, sent);
     if (hasRecords) out.push(finding(api, 'AUTH-1', ex, '$.data', '(absent or empty: no records)', data));
     return out;
   },

@@ -22,6 +22,8 @@ export type InviteOutcome = 'accepted' | 'refused' | 'unknown';
 /** An invite of the run that was carried out: its trx_id and its answer's body (its detail). */
 export interface CarriedOut {
   trxId: string;
+  /** The name its trx_id was sent under (`trx_id`, `trxid`). */
+  sentAs: string;
   body: unknown;
 }
 
@@ -165,9 +167,9 @@ export class InviteLedger {
   }
 
   /** Notes an invite a conformant API carries out that was answered ok true. */
-  noteCarriedOut(trxId: string | undefined, body: unknown): void {
+  noteCarriedOut(trxId: string | undefined, sentAs: string, body: unknown): void {
     if (trxId === undefined || this.state.carriedOut.some((c) => c.trxId === trxId)) return;
-    this.state.carriedOut.push({ trxId, body });
+    this.state.carriedOut.push({ trxId, sentAs, body });
     this.save();
   }
 

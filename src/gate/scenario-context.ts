@@ -6,9 +6,16 @@ import type { GeneratedCase } from './generators/cases.js';
 import { type InviteIntent, type InviteOutcome, NotSent, replaysAnother } from './invite-ledger.js';
 import type { RunDeps } from './run-deps.js';
 import { compareLimit } from './sampling.js';
-import { type Judgement, judge, PreconditionFailed, type ScenarioContext, type SendOptions } from './scenario.js';
+import {
+  type Judgement,
+  judge,
+  NotJudged,
+  PreconditionFailed,
+  type ScenarioContext,
+  type SendOptions,
+} from './scenario.js';
 import type { Observation } from './scenario-result.js';
-import { RateLimited, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
+import { MaybeCarriedOut, RateLimited, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
 
 /** What a scenario sent and saw while it ran: the verdict step (verdict.ts) judges from this. */
 export interface Recording {
@@ -20,6 +27,8 @@ export interface Recording {
   replays: Set<Exchange>;
   /** Answers to invites a clause says must be refused: judged by that clause (and the envelope's) only. */
   mustRefuse: Set<Exchange>;
+  /** Answers to guarded invites (a used trx_id, a product that cannot exist): refused, they judge nothing else. */
+  guarded: Set<Exchange>;
   /** Refusal-intent invites seen accepted, by class: taken back if the class's clause holds. */
   acceptedRefusals: Map<InviteIntent['clause'], number>;
   notes: TrafficNotes;
@@ -31,6 +40,11 @@ export interface Recording {
   settleMs?: number;
   /** Judgements the context made itself: INV-5 on a guarded invite that was carried out. */
   judgements: Judgement[];
+}
+
+/** The name an invite's trx_id went under. */
+function trxNameIn(api: ApiModel, params: Params): string {
+  return api.foldRequest('invite-member', params).sentAs.trx_id?.[0] ?? 'trx_id';
 }
 
 /** The invite's trx_id, whichever name carried it. */
@@ -55,11 +69,13 @@ export function buildContext(
   recording: Recording;
 } {
   const { api, ledger } = deps;
+  const trxName = (params: Params): string => trxNameIn(api, params);
   const recording: Recording = {
     exchanges: [],
     generated: new Map(),
     replays: new Set(),
     mustRefuse: new Set(),
+    guarded: new Set(),
     acceptedRefusals: new Map(),
     notes: { flaky: [], waits: [] },
     observations: [],
@@ -153,7 +169,7 @@ export function buildContext(
     try {
       ex = await send('invite-member', method, params, opts);
     } catch (err) {
-      if (err instanceof TransportError) settleInvite(intent, trx, 'unknown');
+      if (err instanceof TransportError || err instanceof MaybeCarriedOut) settleInvite(intent, trx, 'unknown');
       throw err;
     }
     // An invite of a used trx_id (a guarded one, an INV-5 repeat) answered with the first invite's answer, another
@@ -161,12 +177,13 @@ export function buildContext(
     const replay = intent.expect === 'refusal' && replaysAnother(api, params, ex);
     if (replay) recording.replays.add(ex);
     const ok = bodyOf(ex)?.ok === true;
-    if (intent.expect === 'refusal' && intent.clause !== 'used-trx' && intent.clause !== 'unknown-product')
-      recording.mustRefuse.add(ex);
+    const guard = intent.clause === 'used-trx' || intent.clause === 'unknown-product';
+    if (intent.expect === 'refusal' && !guard) recording.mustRefuse.add(ex);
+    if (guard) recording.guarded.add(ex);
     settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
     if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await judgeGuard(method, ex, trx);
     if (intent.expect === 'success' && ok) {
-      ledger.noteCarriedOut(trx, ex.body);
+      ledger.noteCarriedOut(trx, trxName(params), ex.body);
       carriedSince++;
     }
     if (intent.expect === 'success' && !ok) await explainRefusal(method);
@@ -202,14 +219,15 @@ export function buildContext(
       let accepted = 0;
       for (const s of settled) {
         if (s.status === 'rejected') {
-          if (s.reason instanceof TransportError) settleInvite(refusal, trx, 'unknown');
+          if (s.reason instanceof TransportError || s.reason instanceof MaybeCarriedOut)
+            settleInvite(refusal, trx, 'unknown');
         } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) settleInvite(refusal, trx, 'accepted');
       }
       const first = settled.find(
         (x): x is PromiseFulfilledResult<Exchange> => x.status === 'fulfilled' && bodyOf(x.value)?.ok === true,
       );
       if (first) {
-        ledger.noteCarriedOut(trx, first.value.body);
+        ledger.noteCarriedOut(trx, trxName(first.value.params), first.value.body);
         carriedSince++;
       }
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -225,6 +243,12 @@ export function buildContext(
       recording.observations.push(o);
     },
     ownInvites: () => ledger.carriedOut,
+    wasReplay(ex, clause) {
+      recording.replays.add(ex);
+      const n = recording.acceptedRefusals.get(clause) ?? 0;
+      if (n > 0) recording.acceptedRefusals.set(clause, n - 1);
+      ledger.reopen(clause, 1);
+    },
   };
   return { ctx, recording };
 }
@@ -235,6 +259,7 @@ export function stoppedBy(err: unknown): { status: 'skipped' | 'inconclusive'; r
     return { status: 'inconclusive', reason: `no answer: ${err.reason}: ${err.message}` };
   if (err instanceof NotSent) return { status: err.why === 'cap' ? 'skipped' : 'inconclusive', reason: err.message };
   if (err instanceof PreconditionFailed) return { status: 'inconclusive', reason: err.message };
+  if (err instanceof NotJudged) return { status: 'skipped', reason: err.message };
   if (err instanceof RateLimited)
     return { status: 'inconclusive', reason: `${err.message}: raise --max-wait, or lower --rate-limit` };
   return undefined;

@@ -68,6 +68,8 @@ export interface ScenarioResult {
   durationMs?: number;
   /** Failing generated cases saved for `h2h replay` (paths under reports/failures/). */
   failures: string[];
+  /** Its own clauses the run's settings kept it from judging (guarded invites, read-only), and why. */
+  notJudged?: { clauses: ClauseId[]; reason: string };
   /** What the target did on open points (two names at once, ...). */
   observations: Observation[];
   /** Answers received, and the refusals among them by kind (`HTTP 403 FORBIDDEN`). */

@@ -74,6 +74,11 @@ export interface ScenarioContext {
   noteJudged(clauses: readonly ClauseId[]): void;
   /** Notes what the target did on a point the provider leaves open (never a finding). */
   observe(o: Observation): void;
+  /**
+   * An accepted invite of a used trx_id proven a replay (the balance did not move): it carried nothing out, so it
+   * is not charged against the cap and its class sends on.
+   */
+  wasReplay(ex: Exchange, clause: ClauseId): void;
   /** The run's own invites that were carried out so far (trx_id and answer), for lookups of what they wrote. */
   ownInvites(): readonly CarriedOut[];
 }
@@ -114,6 +119,26 @@ export interface Scenario {
 
 export const judge = (clause: ClauseId, evidence: Evidence): Judgement => ({ clause, evidence });
 
+/** How far apart two balance reads must agree for the balance to count as at rest. */
+const STEADY_MS = 500;
+
+/**
+ * The balance once it has stopped moving: read until two reads STEADY_MS apart agree, within the settle window. A
+ * provider may charge some time after it answers (an earlier scenario's charge landing in this one's window would
+ * look like a second charge); what INV-5 compares starts and ends at rest.
+ */
+export async function steadySaldo(ctx: ScenarioContext, method: Method): Promise<Exchange> {
+  const read = (): Promise<Exchange> => ctx.send('saldo-user', method, { api_key: ctx.target.apiKey });
+  let last = await read();
+  const started = performance.now();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, STEADY_MS));
+    const now = await read();
+    if (saldoOf(now) === saldoOf(last) || performance.now() - started > STEADY_MS * 10) return now;
+    last = now;
+  }
+}
+
 /** Whether a balance read shows less than an earlier one: a charge has shown. */
 export function balanceDropped(now: Exchange, earlier: Exchange): boolean {
   const a = saldoOf(now);
@@ -144,3 +169,6 @@ export function isPlainOpenApi(s: Scenario): boolean {
  * judged by what applies.
  */
 export class PreconditionFailed extends Error {}
+
+/** A scenario the run's settings leave nothing to judge (no --kind for kind's alias): skipped, with the reason. */
+export class NotJudged extends Error {}

@@ -25,6 +25,12 @@ export interface TrafficNotes {
 /** Still rate-limited after the wait cap: the request says nothing about the contract. */
 export class RateLimited extends Error {}
 
+/**
+ * An invite answered 503 with Retry-After: a rate limit, but only a 429 says the request was not carried out
+ * (contract-clauses.md), so it may have been charged and is never sent again.
+ */
+export class MaybeCarriedOut extends RateLimited {}
+
 export interface SendPolicy {
   /** The gate's own pace (`--rate-limit`). */
   throttle?: TokenBucket;
@@ -40,8 +46,8 @@ const sleepFor = (ms: number): Promise<void> => new Promise((r) => setTimeout(r,
  * Sends one request under the gate's rules:
  * - paced by the throttle;
  * - a rate limit (429, or 503 with Retry-After) is waited out as told (1 s, then doubling, when it does not
- *   say) and the same request sent again, invites included, since it was not carried out; past the wait cap
- *   the request gives up with RateLimited;
+ *   say) and the same request sent again; an invite only after a 429, which says it was not carried out (after a
+ *   503 it may have been: MaybeCarriedOut); past the wait cap the request gives up with RateLimited;
  * - a failure before anything was sent (DNS, a refused connection, TLS) is tried once more;
  * - a reset or a timeout is tried once more for a read, and never for an invite: it may have been charged.
  */
@@ -74,6 +80,10 @@ export async function sendUnderPolicy(
       firstFailure = `${err.reason}: ${err.message}`;
       continue;
     }
+    if (isRateLimit(ex) && invite && ex.httpStatus !== 429)
+      throw new MaybeCarriedOut(
+        `${method} ${endpoint}: HTTP ${ex.httpStatus} with Retry-After; only a 429 says an invite was not carried out, so it is not sent again`,
+      );
     if (isRateLimit(ex)) {
       const asked = retryAfterMs(ex.headers?.['retry-after']);
       const wait = asked ?? backoff;

@@ -58,11 +58,6 @@ export function settledDate(data: Pick<TargetData, 'newestDate'>, date: string):
 /** Records asked for while discovering; an explicit limit, never the unknown default. */
 export const DISCOVERY_LIMIT = 20;
 
-/** The params discovery sends: one history read with an explicit limit. */
-export function discoveryParams(apiKey: string): Record<string, unknown> {
-  return { api_key: apiKey, limit: DISCOVERY_LIMIT };
-}
-
 /**
  * Facts from one history answer of the target's own account, so that dates, months, years, IDs and numbers
  * come from its records, never from the local clock.
@@ -71,6 +66,7 @@ export function discoveredData(
   ex: Exchange | undefined,
   knownTrxId?: string,
   ownNumbers: readonly string[] = [],
+  asked = DISCOVERY_LIMIT,
 ): TargetData {
   const body = ex ? bodyOf(ex) : undefined;
   const data = body?.ok === true && Array.isArray(body.data) ? body.data : [];
@@ -101,31 +97,46 @@ export function discoveredData(
   // a guarded invite never repeats its first request exactly (a provider may answer that as an idempotent replay,
   // ok true, and the guard would look broken).
   const own = new Set(ownNumbers.map(to62));
-  const guard = [...past, ...records].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
+  // Without a past record, the page's last one: most providers answer newest first, and the newest may still be
+  // settling (a transaction shown PENDING for a moment is legal).
+  const guard = [...past, ...[...records].reverse()].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
   return {
     ...(pick ? { record: pick } : {}),
     ...(newest ? { newestDate: newest } : {}),
     seen: records.length,
-    ...(data.length > 0 && data.length < DISCOVERY_LIMIT ? { pageLimit: Math.max(2, data.length) } : {}),
+    ...(data.length > 0 && data.length < asked
+      ? { pageLimit: Math.max(2, data.length) }
+      : asked < DISCOVERY_LIMIT
+        ? { pageLimit: asked }
+        : {}),
     records: records.map(documented),
     ...(knownTrxId ? { knownTrxId } : guard ? { knownTrxId: String(guard.trx_id) } : {}),
   };
 }
 
+/** Limits discovery asks with, largest first: a provider may refuse a limit above its own maximum. */
+const DISCOVERY_LIMITS = [DISCOVERY_LIMIT, 10, 5];
+
 /**
- * Reads the target's history (an explicit limit), for data taken from its own records: by GET, and by POST when
- * GET is not answered with ok true (a target may refuse one method; ENV-2 judges that, discovery goes on).
+ * Reads the target's history with an explicit limit, for data taken from its own records: by GET, and by POST when
+ * GET is not answered with ok true (a target may refuse one method; ENV-2 judges that, discovery goes on). A limit
+ * refused on both (its maximum is not shown) is tried smaller; the page the target gives sets what the gate's
+ * history reads ask for (`pageLimit`).
  */
 export async function discover(raw: RawSend, policy: SendPolicy, target: GateTarget): Promise<TargetData> {
-  const read = (method: 'GET' | 'POST') =>
-    sendUnderPolicy(raw, 'history-transaksi', method, discoveryParams(target.apiKey), policy, {
+  const read = (method: 'GET' | 'POST', limit: number) =>
+    sendUnderPolicy(raw, 'history-transaksi', method, { api_key: target.apiKey, limit }, policy, {
       flaky: [],
       waits: [],
     });
-  let ex = await read('GET');
-  if ((ex.body as { ok?: unknown } | undefined)?.ok !== true) {
-    const post = await read('POST');
-    if ((post.body as { ok?: unknown } | undefined)?.ok === true) ex = post;
+  const ok = (ex: Exchange): boolean => (ex.body as { ok?: unknown } | undefined)?.ok === true;
+  let first: Exchange | undefined;
+  for (const limit of DISCOVERY_LIMITS) {
+    for (const method of ['GET', 'POST'] as const) {
+      const ex = await read(method, limit);
+      first ??= ex;
+      if (ok(ex)) return discoveredData(ex, target.knownTrxId, target.msisdns, limit);
+    }
   }
-  return discoveredData(ex, target.knownTrxId, target.msisdns);
+  return discoveredData(first, target.knownTrxId, target.msisdns);
 }

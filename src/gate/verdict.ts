@@ -38,8 +38,13 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   const judged = new Set<ClauseId>();
   const judgements = [...rec.judgements, ...('judgements' in ending ? ending.judgements : [])];
   for (const j of judgements) {
-    judged.add(j.clause);
-    findings.push(...judgeClauses(api, [j.clause], j.evidence));
+    const found = judgeClauses(api, [j.clause], j.evidence);
+    findings.push(...found);
+    // A guarded invite (a used trx_id, a product that cannot exist) refused says nothing of what else it carried:
+    // a clause judged only on such refusals was not judged (a finding still counts: it was accepted).
+    const shown = [j.evidence.exchange, ...(j.evidence.pair ?? [])].filter((e): e is Exchange => e !== undefined);
+    const guardedOnly = shown.length > 0 && shown.every((e) => rec.guarded.has(e) && bodyOf(e)?.ok !== true);
+    if (!guardedOnly || found.length) judged.add(j.clause);
   }
   for (const id of rec.judgedQuietly) judged.add(id);
   const drift = new Map<string, Drift>();
@@ -85,6 +90,15 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
     else result.findings.push(redactValue(f));
   }
   result.judged = [...judged];
+  // Its own clauses it could not judge because its invites went out guarded: the run's choice (read-only, the cap).
+  if (rec.guarded.size > 0) {
+    const left = entry.scenario.clauses.filter((c) => !judged.has(c));
+    if (left.length)
+      result.notJudged = {
+        clauses: left,
+        reason: `its invites went out guarded (a used trx_id, a product that cannot exist), refused whatever else they carry: --allow-writes (within --max-invites) judges ${left.join(', ')}`,
+      };
+  }
   result.drift = [...drift.values()];
   result.lines = findingLines(result.findings);
   result.flaky = rec.notes.flaky.map(redact);

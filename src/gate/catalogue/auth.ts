@@ -9,6 +9,10 @@ const BAD_KEYS: [string, (p: Params) => Params, string[]][] = [
   ['empty', (p) => ({ ...p, api_key: '' }), []],
   ['wrong', (p) => ({ ...p, api_key: WRONG_KEY }), []],
   ['wrong via key', (p) => rename({ ...p, api_key: WRONG_KEY }, 'api_key', 'key'), ['key']],
+  ['empty via key', (p) => rename({ ...p, api_key: '' }, 'api_key', 'key'), ['key']],
+  // Not a string at all (POST sends JSON types; GET their text): a loose comparison of a key lets these in.
+  ['the JSON value true', (p) => ({ ...p, api_key: true }), []],
+  ['the number 0', (p) => ({ ...p, api_key: 0 }), []],
 ];
 
 /**
@@ -27,7 +31,7 @@ export function authScenarios(endpoint: Endpoint, area: Area = 'auth'): Scenario
         endpoint,
         methods: [method],
         aliases,
-        plainOpenApi: label === 'wrong',
+        plainOpenApi: label === 'wrong' || label === 'empty',
         needs: endpoint === 'cek-trx-id' ? ['known-trx'] : [],
         ...(invite ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
         requests: 1,

@@ -1,7 +1,17 @@
 import type { ApiModel } from '../../openapi/load.js';
-import { type Endpoint, type Exchange, METHODS, type Params } from '../../openapi/types.js';
+import { type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
+import { NotSent } from '../invite-ledger.js';
 import { baseParams, compareLimit, sample, WRONG_KEY } from '../sampling.js';
-import { type Area, type Judgement, judge, rename, type Scenario, type ScenarioContext } from '../scenario.js';
+import {
+  type Area,
+  type Judgement,
+  judge,
+  NotJudged,
+  PreconditionFailed,
+  rename,
+  type Scenario,
+  type ScenarioContext,
+} from '../scenario.js';
 import { settledDate } from '../target.js';
 import { comparablePair, ordinaryIntent, sendAs } from './common.js';
 
@@ -29,6 +39,36 @@ function periodOnly(ctx: ScenarioContext, name: string): Params | undefined {
   if (name === 'month') return m ? { ...base, month: m.slice(5, 7), year: m.slice(0, 4) } : undefined;
   const y = dates.find((x) => settledDate(ctx.data, `${x.slice(0, 4)}-13`));
   return y ? { ...base, year: y.slice(0, 4) } : undefined;
+}
+
+/**
+ * Two invites of a pair, one carried out and one refused: was it the pair's difference, or the account's state (a
+ * group gone full, a balance gone)? Decided without trusting status words: the carried-out request goes out once
+ * more (a fresh trx_id). Refused now too, the state changed between the two and the pair cannot be compared
+ * (inconclusive); carried out again, the refusal was the pair's (ENV-2, ENV-3 judge it). Past the invite cap, the
+ * pair is judged as it is.
+ */
+async function stateControl(
+  ctx: ScenarioContext,
+  api: ApiModel,
+  pair: readonly [Exchange, Exchange],
+  resend: (params: Params, method: Method) => Promise<Exchange>,
+): Promise<void> {
+  const ok = pair.map((ex) => (ex.body as { ok?: unknown } | undefined)?.ok === true);
+  if (pair[0].endpoint !== 'invite-member' || ctx.form !== 'write' || ok[0] === ok[1]) return;
+  const done = ok[0] ? pair[0] : pair[1];
+  const trxName = api.namesOf('invite-member', 'trx_id').find((n) => done.params[n] !== undefined) ?? 'trx_id';
+  let again: Exchange;
+  try {
+    again = await resend({ ...done.params, [trxName]: ctx.newTrxId() }, done.method);
+  } catch (err) {
+    if (err instanceof NotSent) return;
+    throw err;
+  }
+  if ((again.body as { ok?: unknown } | undefined)?.ok !== true)
+    throw new PreconditionFailed(
+      "an invite like the one carried out was refused a moment later: the account's state changed between the two invites (a full group, say), so they cannot be compared",
+    );
 }
 
 /**
@@ -84,6 +124,9 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
               if (params[p.name] === undefined) params[p.name] = sample(ctx, endpoint, p.name);
               return params;
             };
+            // Without a value (no --kind for kind's alias), both requests would be the same: nothing to compare.
+            if (base()[p.name] === undefined)
+              throw new NotJudged(`${p.name} has no value to send under ${alias}: pass --${p.name.replace(/_/g, '-')}`);
             // An invite carried out under any name never raises the balance (BAL-2): read before and after each.
             const balances: Judgement[] = [];
             const key = { api_key: ctx.target.apiKey };
@@ -101,6 +144,9 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
               endpoint === 'history-transaksi'
                 ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)])
                 : [await send(base()), await send(rename(base(), p.name, alias))];
+            await stateControl(ctx, api, pair, (params) =>
+              sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3')),
+            );
             if (p.name !== 'api_key') return [judge('ENV-3', { pair }), ...balances];
             // A wrong key under either name: the same refusal (ok, status), as for every other outcome.
             const wrong = { ...base(), api_key: WRONG_KEY };
@@ -132,6 +178,7 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
         endpoint === 'history-transaksi'
           ? await comparablePair(ctx, api, send, [baseParams(ctx, endpoint), baseParams(ctx, endpoint)])
           : [await send(baseParams(ctx, endpoint), 0), await send(baseParams(ctx, endpoint), 1)];
+      await stateControl(ctx, api, pair, (params, m) => sendAs(ctx, endpoint, m, params, ordinaryIntent(ctx, 'ENV-2')));
       const wrong = { ...baseParams(ctx, endpoint), api_key: WRONG_KEY };
       const badG = await sendAs(ctx, endpoint, 'GET', wrong, WRONG_KEY_INTENT);
       const badP = await sendAs(ctx, endpoint, 'POST', wrong, WRONG_KEY_INTENT);

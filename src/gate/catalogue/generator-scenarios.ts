@@ -17,6 +17,7 @@ import {
   PreconditionFailed,
   type Scenario,
   type ScenarioContext,
+  steadySaldo,
 } from '../scenario.js';
 
 const AREA: Record<Endpoint, Area> = {
@@ -213,7 +214,7 @@ function inFlight(method: Method): Scenario {
     async run(ctx) {
       const key = { api_key: ctx.target.apiKey };
       const k = 2 + (ctx.generation.seed % 3);
-      const saldo0 = await ctx.send('saldo-user', method, key);
+      const saldo0 = await steadySaldo(ctx, method);
       const single = await ctx.invite(method, inviteParams(ctx), { expect: 'success', clause: 'INV-5' });
       // A provider may charge when it completes the invite: look again until the balance has moved.
       const saldo1 = await ctx.settle(
@@ -229,7 +230,7 @@ function inFlight(method: Method): Scenario {
         Array.from({ length: k }, () => ({ method, params })),
         'INV-5',
       );
-      const saldo2 = await ctx.send('saldo-user', method, key);
+      const saldo2 = await steadySaldo(ctx, method);
       const ok = (e: Exchange): boolean => (e.body as { ok?: unknown } | undefined)?.ok === true;
       const [invite, ...repeats] = [...answers.filter(ok), ...answers.filter((e) => !ok(e))];
       if (!invite || !ok(invite)) throw new PreconditionFailed('none of the invites sent at once was carried out');

@@ -15,23 +15,24 @@ import { successScenarios } from './success.js';
 export function lookupScenarios(api: ApiModel): Scenario[] {
   const out = successScenarios(api, 'cek-trx-id', 'lookup');
   for (const method of METHODS) {
-    out.push({
-      title: `TRX-2 cek-trx-id ${method}: unknown IDs of every kind are not found`,
-      clauses: ['TRX-2'],
-      area: 'lookup',
-      endpoint: 'cek-trx-id',
-      methods: [method],
-      aliases: [],
-      requests: TRX_KINDS.length,
-      async run(ctx) {
-        // Fresh IDs of this run, never invited: one of each kind in turn (trx-ids.ts).
-        const ids = TRX_KINDS.map(() => ctx.newTrxId());
-        const answers = await Promise.all(
-          ids.map((trx_id) => ctx.send('cek-trx-id', method, { api_key: ctx.target.apiKey, trx_id })),
-        );
-        return answers.map((exchange) => judge('TRX-2', { exchange }));
-      },
-    });
+    for (const name of api.namesOf('cek-trx-id', 'trx_id'))
+      out.push({
+        title: `TRX-2 cek-trx-id ${method}${name === 'trx_id' ? '' : ` via ${name}`}: unknown IDs of every kind are not found`,
+        clauses: ['TRX-2'],
+        area: 'lookup',
+        endpoint: 'cek-trx-id',
+        methods: [method],
+        aliases: name === 'trx_id' ? [] : [name],
+        requests: TRX_KINDS.length,
+        async run(ctx) {
+          // Fresh IDs of this run, never invited: one of each kind in turn (trx-ids.ts).
+          const ids = TRX_KINDS.map(() => ctx.newTrxId());
+          const answers = await Promise.all(
+            ids.map((id) => ctx.send('cek-trx-id', method, { api_key: ctx.target.apiKey, [name]: id })),
+          );
+          return answers.map((exchange) => judge('TRX-2', { exchange }));
+        },
+      });
     out.push({
       title: `TRX-1 INV-6 cek-trx-id ${method}: the run's own transactions are found, one of every kind of ID`,
       clauses: ['TRX-1', 'INV-6'],
@@ -43,13 +44,18 @@ export function lookupScenarios(api: ApiModel): Scenario[] {
       requests: 2 * TRX_KINDS.length,
       settles: true,
       async run(ctx) {
+        // One of every kind of ID, and one sent under every name of trx_id (a provider may record an invite sent
+        // as `trxid` under another ID).
         const byKind = new Map<string, CarriedOut>();
-        for (const own of ctx.ownInvites()) if (!byKind.has(trxKind(own.trxId))) byKind.set(trxKind(own.trxId), own);
+        for (const own of ctx.ownInvites()) {
+          if (!byKind.has(trxKind(own.trxId))) byKind.set(trxKind(own.trxId), own);
+          if (!byKind.has(`as ${own.sentAs}`)) byKind.set(`as ${own.sentAs}`, own);
+        }
         if (byKind.size === 0)
           throw new PreconditionFailed('no invite of this run was carried out: nothing to look up');
         const key = { api_key: ctx.target.apiKey };
         const judgements = await Promise.all(
-          [...byKind.values()].map(async (own) => {
+          [...new Set(byKind.values())].map(async (own) => {
             const trx_id = own.trxId;
             const lookup = await ctx.settle(
               () => ctx.send('cek-trx-id', method, { ...key, trx_id }),

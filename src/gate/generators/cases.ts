@@ -59,7 +59,9 @@ function sampleOf(ctx: ScenarioContext, endpoint: Endpoint, name: string): unkno
     case 'trx_id':
       return endpoint === 'cek-trx-id' ? ctx.data.knownTrxId : 'T-1';
     case 'product_code':
-      return ctx.target.product ?? READ_ONLY_PRODUCT;
+      // Read-only, never the real product: a guard of a used trx_id alone may not hold (a provider may let a failed
+      // transaction's ID be tried again), and nothing that could succeed goes out without writes.
+      return ctx.target.allowWrites ? (ctx.target.product ?? READ_ONLY_PRODUCT) : READ_ONLY_PRODUCT;
     case 'name':
       return 'H2H';
     default:

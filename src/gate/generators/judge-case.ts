@@ -20,8 +20,12 @@ export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { find
   );
   const findings = received.findings;
   const judged = new Set<ClauseId>(['ENV-1', 'ENV-4', ...received.judged]);
+  // A guarded invite refused says nothing of the value it carried (the guard refused it).
+  const guarded =
+    (c.intent?.clause === 'used-trx' || c.intent?.clause === 'unknown-product') &&
+    (ex.body as { ok?: unknown } | undefined)?.ok !== true;
   for (const clause of caseClauses(c)) {
-    judged.add(clause);
+    if (!guarded) judged.add(clause);
     if (clause === 'HIS-5')
       for (const expectedRecord of c.expectedRecords ?? [])
         findings.push(...judgeClauses(api, ['HIS-5'], { exchange: ex, expectedRecord }));
