@@ -1,5 +1,6 @@
 import { bodyOf, hasDataRecord, records } from '../openapi/exchange.js';
 import { to62 } from '../openapi/numbers.js';
+import { historyComplete } from './outcome.js';
 import { defineCheck } from './types.js';
 import { finding, param } from './util.js';
 
@@ -31,7 +32,15 @@ export const inv6 = defineCheck({
         ),
       );
     }
-    const rec = (records(history) ?? []).find((r) => r.trx_id === trxId);
+    // The record of this invite: of the records carrying its trx_id (more than one is INV-5's to judge), the one
+    // with its numbers, else the first.
+    const carrying = (records(history) ?? []).filter((r) => r.trx_id === trxId);
+    const same = (r: Record<string, unknown>): boolean =>
+      to62(r.manager_number) === to62(detail.manager) && to62(r.member_number) === to62(detail.member);
+    const rec = carrying.find(same) ?? carrying[0];
+    // An answer that reached its limit without the record may hold it on another page: a q that narrows nothing is
+    // HIS-4's to judge, not a record gone missing.
+    if (!rec && historyComplete(api, history) === false) return out;
     if (!rec) {
       out.push(finding(api, 'INV-6', history, '$.data', `a record with trx_id ${String(trxId)}`, '(none)'));
     } else {

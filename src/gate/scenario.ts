@@ -120,7 +120,7 @@ export interface Scenario {
 export const judge = (clause: ClauseId, evidence: Evidence): Judgement => ({ clause, evidence });
 
 /** How far apart two balance reads must agree for the balance to count as at rest. */
-const STEADY_MS = 500;
+const STEADY_MS = 250;
 
 /**
  * The balance once it has stopped moving: read until two reads STEADY_MS apart agree, within the settle window. A
