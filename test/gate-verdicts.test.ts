@@ -236,9 +236,9 @@ describe('money, preflight and reports', () => {
         // No answer proves nothing: the clauses that needed the invites are inconclusive, with the cause.
         assert.equal(r.code, 4, r.console.slice(-2000));
         assert.deepEqual(violated(r.summary), []);
-        assert.match(
-          r.summary?.clauses.find((c) => c.id === 'INV-1')?.causes.join(' ') ?? '',
-          /no answer: timeout|never sent again/,
+        assert.ok(
+          r.summary?.clauses.some((c) => /no answer: timeout/.test(c.causes.join(' '))),
+          'a clause names the timeout as the cause it could not be judged',
         );
         const invites = sim.log.filter((e) => e.endpoint === 'invite-member');
         const trx = invites.map((e) => String(e.params?.trx_id ?? e.params?.trxid ?? '(none)'));

@@ -44,20 +44,21 @@ describe('h2h mock', () => {
 
   it('refuses bad flags and bad fixtures with exit 2 and an exact message', async () => {
     const cases: [string[], RegExp][] = [
-      [['mock', '--port', '99999'], /--port must be an integer from 0 to 65535, got '99999'/],
+      [['mock', '--port', '99999'], /--port: port 99999 is out of range \(0 to 65535\)/],
+      [['mock', '--listen', '127.0.0.1:99999'], /--listen: port 99999 is out of range \(0 to 65535\)/],
       [['mock', '--fault', 'nope'], /--fault: unknown fault 'nope'; one of: envelope-no-status/],
       [['mock', '--legal', 'odd=1'], /--legal: unknown knob 'odd'; knobs: slot, order/],
       [
         ['mock', '--legal', 'slot=sideways'],
         /--legal: slot must be one of old, next-free, round-robin, random, got 'sideways'/,
       ],
-      [['mock', '--legal', 'lag=soon'], /--legal: lag must be milliseconds like 0, 200ms or 2s, got 'soon'/],
+      [['mock', '--legal', 'lag=soon'], /--legal: lag must be a duration like 0ms, 200ms or 2s, got 'soon'/],
       [['mock', '--legal-profile', join(dir, 'none.yaml')], /profile file .*none\.yaml: no such file/],
       [
         ['mock', '--legal-profile', file('p.yaml', 'order: sideways\n')],
         /profile file .*p\.yaml: order must be one of/,
       ],
-      [['mock', '--bogus'], /Unknown option '--bogus'/],
+      [['mock', '--bogus'], /^h2h mock: unknown flag --bogus \(h2h mock --help\)$/m],
       [['mock', '--fixtures', join(dir, 'none.yaml')], /fixture file .*none\.yaml: no such file/],
       [
         ['mock', '--fixtures', file('bad.yaml', 'accounts: []\nproducts: 3\n')],

@@ -151,7 +151,7 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
   // Paths in the config file are read from its own folder.
   const here = (path: string): string => (file ? resolve(dirname(file.path), path) : path);
   const exporter = get.bool(r, 'exporter') === true;
-  if (exporter && isGiven(r, 'schedule'))
+  if (exporter && isGiven(r, 'schedule') && get.str(r, 'schedule') !== NO_SCHEDULE)
     throw new UsageError('--exporter and --schedule exclude each other: in the exporter mode Prometheus schedules');
   const schedule = exporter ? NO_SCHEDULE : (get.str(r, 'schedule') ?? PROBE_DEFAULTS.schedule);
   const timeoutMs = get.num(r, 'timeout') ?? PROBE_DEFAULTS.timeoutMs;

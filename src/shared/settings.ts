@@ -671,7 +671,8 @@ export function baseUrl(raw: string, source: string): string {
 export function listenAddress(raw: string, source: string): { host: string; port: number } {
   const m = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw);
   const port = Number(m?.[2]);
-  if (!m || port > 65535) throw new UsageError(`${source}: must be host:port (e.g. 127.0.0.1:9464), got '${raw}'`);
+  if (!m) throw new UsageError(`${source}: must be host:port (e.g. 127.0.0.1:9464), got '${raw}'`);
+  if (port > 65535) throw new UsageError(`${source}: port ${port} is out of range (0 to 65535)`);
   return { host: (m[1] ?? '').replace(/^\[|\]$/g, ''), port };
 }
 

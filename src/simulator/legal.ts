@@ -1,5 +1,5 @@
 import { readYamlFile, UsageError } from '../shared/config-file.js';
-import { parseRate } from '../shared/config-values.js';
+import { readAs } from '../shared/settings.js';
 
 /**
  * Every point the provider leaves open ("not shown"), as a knob with the values a contract-keeping API may
@@ -43,7 +43,7 @@ export const KNOBS = {
     values: ['none', '100/s'],
     about: 'a token bucket (N/s, burst N/4 at least 2); past it: 429 with Retry-After (N/s:503 for 503)',
   },
-  lag: { values: ['0', '200ms'], about: 'a new transaction is visible to history and cek-trx-id only after this' },
+  lag: { values: ['0ms', '200ms'], about: 'a new transaction is visible to history and cek-trx-id only after this' },
   conflict: {
     values: ['refuse', 'canonical', 'alias'],
     about: 'two names of one parameter with different values: refused, the canonical name used, or the alias used',
@@ -90,18 +90,28 @@ export const PROFILES: Record<string, Partial<Reading>> = {
   'other-words': { 'refusal-words': 'other', 'refusal-http': '200', slot: 'random', order: 'shuffled' },
 };
 
-const LAG = /^(\d+)(ms|s)?$/;
-
 /** Why a value is not legal for a knob, or undefined when it is. */
 function problem(knob: Knob, value: string): string | undefined {
   if (knob === 'rate-limit') {
     const [rate, status, extra] = value.split(':');
     if (extra !== undefined || (status !== undefined && status !== '429' && status !== '503'))
       return `rate-limit must be none, N/s or N/s:503, got '${value}'`;
-    return parseRate(rate ?? '') === 'invalid' ? `rate-limit must be none, N/s or N/s:503, got '${value}'` : undefined;
+    if (rate === 'none' && status === undefined) return undefined;
+    try {
+      readAs('rate-limit', rate ?? '', 'rate-limit');
+      return undefined;
+    } catch {
+      return `rate-limit must be none, N/s or N/s:503, got '${value}'`;
+    }
   }
-  if (knob === 'lag')
-    return LAG.test(value) ? undefined : `lag must be milliseconds like 0, 200ms or 2s, got '${value}'`;
+  if (knob === 'lag') {
+    try {
+      readAs('latency', value, 'lag');
+      return undefined;
+    } catch {
+      return `lag must be a duration like 0ms, 200ms or 2s, got '${value}'`;
+    }
+  }
   if (knob === 'balance')
     return /^(ample|empty|\d{1,4})$/.test(value)
       ? undefined
@@ -164,19 +174,18 @@ export function describeReading(r: Reading): string {
 /** The rate limit of a reading, or undefined. */
 export function rateLimitOf(r: Reading): { perSecond: number; burst: number; status: 429 | 503 } | undefined {
   const [rate = '', status] = r['rate-limit'].split(':');
-  const parsed = parseRate(rate);
-  if (!parsed || parsed === 'invalid') return undefined;
+  if (rate === 'none') return undefined;
+  const perSecond = readAs('rate-limit', rate, 'rate-limit') as number;
   return {
-    perSecond: parsed.perSecond,
-    burst: Math.max(2, Math.floor(parsed.perSecond / 4)),
+    perSecond,
+    burst: Math.max(2, Math.floor(perSecond / 4)),
     status: status === '503' ? 503 : 429,
   };
 }
 
-/** The read-after-write lag of a reading, in milliseconds. */
+/** The read-after-write lag of a reading, in milliseconds (read as every duration is, settings.ts). */
 export function lagMsOf(r: Reading): number {
-  const m = LAG.exec(r.lag);
-  return m ? Number(m[1]) * (m[2] === 's' ? 1000 : 1) : 0;
+  return readAs('latency', r.lag, 'lag') as number;
 }
 
 /** `limit` when the request sends none, and the clamp: Infinity for none. */
