@@ -21,6 +21,8 @@ import { newRunId, newSeed } from '../src/gate/trx-ids.js';
  * run file that everything after it plans from.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Fault injection for the toolkit's own tests: the suite itself breaks (h2h contract exits 3, not 2).
+  if (process.env.H2H_INJECT === 'playwright-crash') throw new Error('injected crash of the suite');
   const { apiKey: givenKey, ...configured } = configFromEnv();
   const given = { ...configured, seed: configured.seed ?? newSeed() };
   let close = async (): Promise<void> => {};

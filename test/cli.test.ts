@@ -63,6 +63,15 @@ describe('the h2h command line', () => {
     assert.ok(!debug.stderr.includes('LEAK-canary'));
   });
 
+  it('a crash of the Playwright suite is an internal error: exit 3, one line', async () => {
+    const r = await runCli(['contract', '--grep', 'BAL-1'], {
+      env: { H2H_INJECT: 'playwright-crash', H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '' },
+      timeoutMs: 120_000,
+    });
+    assert.equal(r.code, 3, r.stdout + r.stderr);
+    assert.match(r.stderr, /^h2h contract: internal error: the suite did not run to the end \(playwright exit \d+\)/m);
+  });
+
   it('a port in use exits 2 with the reason, for the probe and the simulator alike', async () => {
     const holder = net.createServer();
     await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));

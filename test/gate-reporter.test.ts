@@ -3,14 +3,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
+import { writeRunFile } from '../src/gate/handover.ts';
 import { planRun } from '../src/gate/plan.ts';
 import { findingLines, skippedResult } from '../src/gate/scenario-result.ts';
 import { type ContractSummary, summarize, summaryMarkdown } from '../src/gate/summary.ts';
 import ContractSummaryReporter from '../src/gate/summary-reporter.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Finding } from '../src/openapi/types.ts';
+import { contractConfigOf } from './helpers.ts';
 
 // The reporter's own rules, on the objects Playwright hands it: a test cut off by its timeout cannot make the
 // summary say "pass" for the scenarios it never reached. (Forcing a real Playwright timeout would need a
@@ -45,7 +47,20 @@ describe('the summary reporter', () => {
       attachments: [{ name: 'h2h-result', contentType: 'application/json', body: Buffer.from(JSON.stringify(done)) }],
     } as unknown as TestResult;
     reporter.onTestEnd(test, result);
-    reporter.onEnd({ status: 'timedout' } as FullResult);
+    // The run file the global setup writes: without it the run never began, and no summary is written.
+    const { remove } = writeRunFile({
+      config: { ...contractConfigOf([]), baseUrl: 'http://127.0.0.1:1', maxInvites: 10, seed: 1 },
+      targetLabel: 't',
+      data: { seen: 0 },
+      runId: 'R',
+    });
+    try {
+      reporter.onBegin();
+      reporter.onEnd();
+    } finally {
+      remove();
+      delete process.env.H2H_RUN_FILE;
+    }
     const summary = JSON.parse(readFileSync(join(dir, 'contract-summary.json'), 'utf8')) as ContractSummary;
     assert.equal(summary.result, 'inconclusive');
     assert.deepEqual(summary.totals, { scenarios: 3, passed: 1, failed: 0, skipped: 0, inconclusive: 2, flaky: 0 });
