@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMAND_NAMES, type CommandName, settingsOf } from '../src/shared/settings.ts';
+import { BOUNDARY_FAULTS, CONTRACT_FAULTS, type Fault, GENERATED_FAULTS } from '../src/simulator/faults.ts';
 import { ROOT } from './helpers.ts';
 
 // What README.md and docs/ tell a reader to run must run: every `h2h` command line in them names a command and
@@ -85,5 +86,20 @@ describe('the commands and links of README.md and docs/', () => {
         assert.ok(existsSync(join(ROOT, dirname(page), target)), `${page}: link to ${target}`);
       }
     assert.ok(links >= 10, `${links} links checked`);
+  });
+});
+
+describe('docs/simulator.md', () => {
+  it('has a row for every contract fault of src/simulator/faults.ts, with its clause and its also list', () => {
+    const rows = new Map(
+      [...text('docs/simulator.md').matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]?.trim()]),
+    );
+    const missing: string[] = [];
+    for (const f of [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...BOUNDARY_FAULTS] as readonly Fault[]) {
+      const want = [f.clause, ...(f.also ?? [])].join(', ');
+      if (rows.get(f.name) !== want)
+        missing.push(`${f.name}: ${want} (the page says ${rows.get(f.name) ?? 'nothing'})`);
+    }
+    assert.deepEqual(missing, []);
   });
 });

@@ -55,6 +55,9 @@ export interface AnswerOptions {
 export function answerJudges(api: ApiModel, exchange: Exchange, opts: AnswerOptions = {}): ClauseId[] {
   const body = bodyOf(exchange);
   if (body?.ok === false) return ['ENV-1', 'ENV-4'];
+  // Without the envelope's boolean `ok` an answer tells no refusal from a success: ENV-1 is the clause it breaks.
+  // A success clause judges it only where a scenario expects a success (expectSuccess), not on every answer.
+  if (typeof body?.ok !== 'boolean') return ['ENV-1'];
   const echoed = (): boolean =>
     hasDataRecord(body) &&
     (body?.data as { trx_id?: unknown } | undefined)?.trx_id ===

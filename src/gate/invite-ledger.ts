@@ -16,6 +16,14 @@ export interface InviteIntent {
   clause: ClauseId | 'unknown-product' | 'used-trx';
 }
 
+/** A guard's refusal (a used trx_id, a product that cannot exist) keeps the API from carrying a request out. */
+export const isGuard = (intent: InviteIntent | undefined): boolean =>
+  intent?.clause === 'used-trx' || intent?.clause === 'unknown-product';
+
+/** A request a clause says must be refused: a refusal that is not a guard's. */
+export const mustBeRefused = (intent: InviteIntent | undefined): boolean =>
+  intent?.expect === 'refusal' && !isGuard(intent);
+
 /** What became of one invite: answered ok true, answered otherwise, or no answer (it may have been charged). */
 export type InviteOutcome = 'accepted' | 'refused' | 'unknown';
 

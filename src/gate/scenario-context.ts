@@ -3,7 +3,14 @@ import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
 import type { GeneratedCase } from './generators/cases.js';
-import { type InviteIntent, type InviteOutcome, NotSent, replaysAnother } from './invite-ledger.js';
+import {
+  type InviteIntent,
+  type InviteOutcome,
+  isGuard,
+  mustBeRefused,
+  NotSent,
+  replaysAnother,
+} from './invite-ledger.js';
 import type { RunDeps } from './run-deps.js';
 import { compareLimit } from './sampling.js';
 import {
@@ -104,6 +111,7 @@ export function buildContext(
   ): Promise<Exchange> => {
     const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, deps.policy, recording.notes);
     if (!opts.quiet) recording.exchanges.push(ex);
+    if (opts.mustRefuse) recording.mustRefuse.add(ex);
     learn(ex);
     return ex;
   };
@@ -177,8 +185,8 @@ export function buildContext(
     const replay = intent.expect === 'refusal' && replaysAnother(api, params, ex);
     if (replay) recording.replays.add(ex);
     const ok = bodyOf(ex)?.ok === true;
-    const guard = intent.clause === 'used-trx' || intent.clause === 'unknown-product';
-    if (intent.expect === 'refusal' && !guard) recording.mustRefuse.add(ex);
+    const guard = isGuard(intent);
+    if (mustBeRefused(intent)) recording.mustRefuse.add(ex);
     if (guard) recording.guarded.add(ex);
     settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
     if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await judgeGuard(method, ex, trx);

@@ -41,6 +41,11 @@ export type Need = 'history' | 'known-trx';
 /** How a request is sent: `quiet` ones (a property's exploration) are judged only if adopted by `generated`. */
 export interface SendOptions {
   quiet?: boolean;
+  /**
+   * A clause says this request must be refused (a wrong key, say): its answer is that clause's to judge and the
+   * envelope's, never the endpoint's success clauses (an answer without the envelope is ENV-1's breach, not BAL-1's).
+   */
+  mustRefuse?: boolean;
 }
 
 /** What a scenario can do while it runs. Every answer it gets is also judged by every clause that applies. */

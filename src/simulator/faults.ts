@@ -5,6 +5,8 @@ export interface RewriteContext {
   endpoint: Endpoint;
   method: Method;
   params: Readonly<Record<string, unknown>>;
+  /** The answer's status word as the business rules gave it, before the reading reworded it. */
+  status: unknown;
 }
 
 /** A named way for the simulator to break the contract, or the transport, on purpose. */
@@ -282,6 +284,17 @@ export const BOUNDARY_FAULTS = [
     name: 'year-give-or-take-one',
     clause: 'HIS-3',
     description: 'a year filter also returns the records of the year before and the year after',
+  },
+  {
+    name: 'auth-refusal-as-problem',
+    clause: 'ENV-1',
+    description:
+      'a missing, empty or wrong api_key is answered with an RFC 9457 problem object (no ok, no envelope); every other answer keeps it',
+    refusal: (b, c) => {
+      if (c.status !== 'INVALID_API_KEY') return;
+      for (const k of Object.keys(b)) delete b[k];
+      Object.assign(b, { type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'api_key rejected' });
+    },
   },
   {
     name: 'limit-over-from-10',

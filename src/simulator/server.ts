@@ -192,7 +192,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     if (state.fault?.name === 'invite-hang' && endpoint === 'invite-member') return;
     const fault = state.fault ? faultNamed(state.fault.name) : undefined;
     const rewrite = handled.answer.body.ok === true ? fault?.answer : fault?.refusal;
-    reply(handled.answer, rewrite && ((body) => rewrite(body, { endpoint, method, params: handled.params })));
+    reply(
+      handled.answer,
+      rewrite &&
+        ((body) => rewrite(body, { endpoint, method, params: handled.params, status: handled.answer.body.status })),
+    );
   }
 
   const address = await listen(server, host, opts.port ?? 0, '--listen');

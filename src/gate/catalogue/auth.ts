@@ -31,7 +31,7 @@ export function authScenarios(endpoint: Endpoint, area: Area = 'auth'): Scenario
         endpoint,
         methods: [method],
         aliases,
-        plainOpenApi: label === 'wrong' || label === 'empty',
+        plainOpenApi: label === 'wrong',
         needs: endpoint === 'cek-trx-id' ? ['known-trx'] : [],
         ...(invite ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
         requests: 1,

@@ -1,7 +1,7 @@
 import { historyComplete } from '../../checks/outcome.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params } from '../../openapi/types.js';
-import type { InviteIntent } from '../invite-ledger.js';
+import { type InviteIntent, mustBeRefused } from '../invite-ledger.js';
 import type { ScenarioContext } from '../scenario.js';
 
 /** The clauses judged on an ordinary successful answer of an endpoint. */
@@ -28,7 +28,9 @@ export function sendAs(
   params: Params,
   intent: InviteIntent,
 ): Promise<Exchange> {
-  return endpoint === 'invite-member' ? ctx.invite(method, params, intent) : ctx.send(endpoint, method, params);
+  return endpoint === 'invite-member'
+    ? ctx.invite(method, params, intent)
+    : ctx.send(endpoint, method, params, { mustRefuse: mustBeRefused(intent) });
 }
 
 /**

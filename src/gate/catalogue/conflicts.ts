@@ -104,6 +104,17 @@ const broken = (api: ApiModel, js: Judgement[]): number =>
   js.reduce((n, j) => n + judgeClauses(api, [j.clause], j.evidence).length, 0);
 
 /**
+ * A refusal (nothing more to judge: a refusal of the pair is legal), or an answer without the envelope's boolean
+ * `ok`, which cannot tell a refusal from an acceptance: ENV-1, judged on every answer, is the one clause it breaks.
+ */
+function refusedOrUnreadable(ex: Exchange): { value: string; judgements: Judgement[] } | undefined {
+  const ok = bodyOf(ex)?.ok;
+  if (ok === false) return { value: 'refused', judgements: [] };
+  if (typeof ok !== 'boolean') return { value: 'not an envelope (ENV-1)', judgements: [] };
+  return undefined;
+}
+
+/**
  * What a target did with two names of one parameter, and the judgements of its answer: refused; or the answer
  * fits the canonical name's value, or the alias's, and is judged as the answer to that one; `unclear` when it
  * fits both (it is judged as the canonical's); where it fits neither, as the one it breaks least.
@@ -115,7 +126,8 @@ function decide(
   asCanonical: Params,
   asAlias: Params,
 ): { value: string; judgements: Judgement[] } {
-  if (bodyOf(ex)?.ok === false) return { value: 'refused', judgements: [] };
+  const early = refusedOrUnreadable(ex);
+  if (early) return early;
   const a = readingsOf(api, ctx, ex, asCanonical);
   const b = readingsOf(api, ctx, ex, asAlias);
   const [na, nb] = [broken(api, a), broken(api, b)];
@@ -137,8 +149,7 @@ function decideKey(
   withRealKey: Params,
   real: 'canonical' | 'alias',
 ): { value: string; judgements: Judgement[] } {
-  if (bodyOf(ex)?.ok === false) return { value: 'refused', judgements: [] };
-  return { value: real, judgements: readingsOf(api, ctx, ex, withRealKey) };
+  return refusedOrUnreadable(ex) ?? { value: real, judgements: readingsOf(api, ctx, ex, withRealKey) };
 }
 
 /** One pair of names of a parameter on one endpoint and method: the request carries both, with different values. */

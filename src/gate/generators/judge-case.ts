@@ -1,7 +1,7 @@
 import { judgeClauses } from '../../checks/judge.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../../openapi/types.js';
-import { replaysAnother } from '../invite-ledger.js';
+import { isGuard, replaysAnother } from '../invite-ledger.js';
 import { judgeReceived } from '../received.js';
 import { caseClauses, type GeneratedCase } from './cases.js';
 
@@ -21,9 +21,7 @@ export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { find
   const findings = received.findings;
   const judged = new Set<ClauseId>(['ENV-1', 'ENV-4', ...received.judged]);
   // A guarded invite refused says nothing of the value it carried (the guard refused it).
-  const guarded =
-    (c.intent?.clause === 'used-trx' || c.intent?.clause === 'unknown-product') &&
-    (ex.body as { ok?: unknown } | undefined)?.ok !== true;
+  const guarded = isGuard(c.intent) && (ex.body as { ok?: unknown } | undefined)?.ok !== true;
   for (const clause of caseClauses(c)) {
     if (!guarded) judged.add(clause);
     if (clause === 'HIS-5')
