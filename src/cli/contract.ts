@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compareToBaseline, readBaseline } from '../gate/baseline.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
 import { CONTRACT_FILE_EXTRAS, type ContractConfig, resolveContractConfig } from '../gate/config.js';
 import { configEnv } from '../gate/handover.js';
@@ -10,7 +11,7 @@ import { planRun } from '../gate/plan.js';
 import { preflight } from '../gate/preflight.js';
 import { throttleOf } from '../gate/run-deps.js';
 import { httpSend } from '../gate/send-policy.js';
-import { type ContractSummary, exitCodeOf } from '../gate/summary.js';
+import { type ContractSummary, exitCodeOf, summaryMarkdown } from '../gate/summary.js';
 import { newSeed } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
@@ -75,13 +76,15 @@ unreachable target or a key refused on GET and POST, 3 internal error, 4 inconcl
       const policy = { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) };
       await preflight(httpSend(cfg.baseUrl, cfg.timeoutMs), policy, cfg.apiKey ?? '', redact(cfg.baseUrl));
     }
-    return runPlaywright(cfg, io);
+    // Read before the run: the baseline may be the very contract-summary.json this run replaces.
+    const baseline = cfg.baseline ? readBaseline(cfg.baseline) : undefined;
+    return runPlaywright(cfg, io, baseline);
   },
 };
 
-async function runPlaywright(cfg: ContractConfig, io: Io): Promise<number> {
+async function runPlaywright(cfg: ContractConfig, io: Io, baseline?: ContractSummary): Promise<number> {
   const summaryPath = join(cfg.reportsDir, 'contract-summary.json');
-  for (const f of ['contract-summary.json', 'contract-summary.md', 'junit.xml'])
+  for (const f of ['contract-summary.json', 'contract-summary.md', 'junit.xml', 'provider-reading.yaml'])
     rmSync(join(cfg.reportsDir, f), { force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), FORCE_COLOR: '0' };
   delete env.H2H_RUN_FILE;
@@ -96,9 +99,21 @@ async function runPlaywright(cfg: ContractConfig, io: Io): Promise<number> {
     return EXIT.INTERNAL;
   }
   const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as ContractSummary;
-  io.out(readFileSync(join(cfg.reportsDir, 'contract-summary.md'), 'utf8'));
+  const mdPath = join(cfg.reportsDir, 'contract-summary.md');
+  if (baseline && cfg.baseline) {
+    summary.sinceBaseline = compareToBaseline(cfg.baseline, baseline, summary);
+    writeFileSync(summaryPath, `${redact(JSON.stringify(summary, null, 2))}\n`);
+    writeFileSync(mdPath, redact(summaryMarkdown(summary)));
+  }
+  io.out(readFileSync(mdPath, 'utf8'));
   io.out(
     `reports: ${join(cfg.reportsDir, 'html', 'index.html')}, ${join(cfg.reportsDir, 'junit.xml')}, ${summaryPath}`,
   );
-  return exitCodeOf(summary.result, cfg.allowInconclusive);
+  const exit = exitCodeOf(summary.result, cfg.allowInconclusive);
+  // A changed reading is a fact about the provider; --fail-on-change makes it fail a run that otherwise passes.
+  if (exit === 0 && cfg.failOnChange && summary.sinceBaseline?.reading.length) {
+    io.err(`h2h contract: the provider reading changed since ${cfg.baseline} (--fail-on-change)`);
+    return 1;
+  }
+  return exit;
 }

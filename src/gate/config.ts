@@ -52,6 +52,10 @@ export interface ContractConfig {
   examples: number;
   /** Exit 0, not 4, when nothing is violated but a clause the run meant to judge could not be. @defaultValue false */
   allowInconclusive: boolean;
+  /** An earlier contract-summary.json to compare with (`--baseline`). */
+  baseline?: string;
+  /** A changed provider reading exits 1 (`--fail-on-change`). */
+  failOnChange: boolean;
   /** Status words the provider is known to use: then any other refusal status is drift. */
   knownStatuses?: string[];
   /** HTTP statuses the provider is known to give refusals: then any other is drift. */
@@ -164,6 +168,10 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
   const rate = get.num(r, 'rate-limit');
   const seed = get.num(r, 'seed');
   const grep = get.str(r, 'grep');
+  const baselineFile = get.str(r, 'baseline');
+  const baseline = baselineFile === undefined ? undefined : resolve(baselineFile);
+  if (get.bool(r, 'fail-on-change') && !baseline)
+    throw new UsageError('--fail-on-change compares with a baseline: give --baseline FILE');
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(apiKey !== undefined ? { apiKey } : {}),
@@ -178,6 +186,8 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     ...(trx ? { knownTrxId: trx } : {}),
     strict: get.bool(r, 'strict') ?? false,
     allowInconclusive: get.bool(r, 'allow-inconclusive') ?? false,
+    ...(baseline ? { baseline } : {}),
+    failOnChange: get.bool(r, 'fail-on-change') ?? false,
     canonicalOnly: get.bool(r, 'canonical-only') ?? false,
     deviations,
     timeoutMs: get.num(r, 'timeout') ?? defaultNumber('timeout'),

@@ -20,8 +20,9 @@ import {
   PreconditionFailed,
   type ScenarioContext,
   type SendOptions,
+  type SettlePace,
 } from './scenario.js';
-import type { Observation } from './scenario-result.js';
+import { type Observation, showExchange } from './scenario-result.js';
 import { MaybeCarriedOut, RateLimited, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
 
 /** What a scenario sent and saw while it ran: the verdict step (verdict.ts) judges from this. */
@@ -126,28 +127,38 @@ export function buildContext(
     ledger.admit(intent, trx, count);
     recording.invitesSent += count;
   };
+  /** A fact of the provider's reading (reading.ts), with the answer that shows it. */
+  const readingFact = (knob: string, value: string, ex?: Exchange): void => {
+    recording.observations.push({ point: 'reading', knob, value, ...(ex ? { evidence: showExchange(ex) } : {}) });
+  };
   /** An invite a conformant API carries out was refused: is the balance the reason? Then nothing can be judged. */
   const explainRefusal = async (method: Method): Promise<void> => {
     const after = saldoOf(await send('saldo-user', method, { api_key: deps.target.apiKey }));
     if (after === undefined) return;
     const price = ledger.price;
     const carried = ledger.carriedOut.length;
-    if (price !== undefined && after < price)
+    if (price !== undefined && after < price) {
+      readingFact('balance-runs-out', String(price));
       throw new PreconditionFailed(
         `the balance ran out after ${carried} invite(s) of this run (${after} left, one costs ${price}): top it up or lower --max-invites`,
       );
+    }
     if (price === undefined && after <= 0)
       throw new PreconditionFailed(
         `the account's balance (${after}) covers no invite: top it up to judge what needs a successful invite`,
       );
   };
-  const settle = async (read: () => Promise<Exchange>, done: (ex: Exchange) => boolean): Promise<Exchange> => {
+  const settle = async (
+    read: () => Promise<Exchange>,
+    done: (ex: Exchange) => boolean,
+    pace: SettlePace = {},
+  ): Promise<Exchange> => {
     const t0 = performance.now();
-    let pause = 50;
+    let pause = pace.firstPauseMs ?? 50;
     let ex = await read();
     while (!done(ex) && performance.now() - t0 < deps.settleMs) {
       await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, deps.settleMs - (performance.now() - t0)))));
-      pause = Math.min(pause * 1.5, 500);
+      pause = Math.min(pause * (pace.growth ?? 1.5), 500);
       ex = await read();
     }
     recording.settleMs = Math.max(recording.settleMs ?? 0, Math.round(performance.now() - t0));
@@ -185,6 +196,9 @@ export function buildContext(
     const replay = intent.expect === 'refusal' && replaysAnother(api, params, ex);
     if (replay) recording.replays.add(ex);
     const ok = bodyOf(ex)?.ok === true;
+    // A used trx_id sent again: refused, or answered with its first answer (the reading's `repeat`).
+    if (intent.clause === 'used-trx' || (intent.clause === 'INV-5' && intent.expect === 'refusal'))
+      if (!ok || replay) readingFact('repeat', ok ? 'replay' : 'refuse', ex);
     const guard = isGuard(intent);
     if (mustBeRefused(intent)) recording.mustRefuse.add(ex);
     if (guard) recording.guarded.add(ex);
@@ -253,6 +267,7 @@ export function buildContext(
     ownInvites: () => ledger.carriedOut,
     wasReplay(ex, clause) {
       recording.replays.add(ex);
+      readingFact('repeat', 'replay', ex);
       const n = recording.acceptedRefusals.get(clause) ?? 0;
       if (n > 0) recording.acceptedRefusals.set(clause, n - 1);
       ledger.reopen(clause, 1);

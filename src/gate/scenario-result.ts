@@ -18,12 +18,25 @@ export interface ShownExchange {
  * two names of one parameter with different values in one request (`subject` names them, `value` is `refused`,
  * `canonical`, `alias`, or `unclear` when the answer fits either value).
  */
-export interface Observation {
-  point: 'conflict';
-  endpoint: Endpoint;
-  method: Method;
-  subject: string;
+export type Observation =
+  | {
+      point: 'conflict';
+      endpoint: Endpoint;
+      method: Method;
+      subject: string;
+      value: string;
+    }
+  | ReadingFact;
+
+/**
+ * One answer's word on an open point of the provider's reading (a knob of src/simulator/legal.ts, or a raw fact
+ * the summary turns into one: `page`, `lag`, `saldo-value`, ...), with the redacted exchange that shows it.
+ */
+export interface ReadingFact {
+  point: 'reading';
+  knob: string;
   value: string;
+  evidence?: ShownExchange;
 }
 
 /**

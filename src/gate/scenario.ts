@@ -38,6 +38,12 @@ export interface InviteUse {
 /** What a scenario needs from the target's own data. */
 export type Need = 'history' | 'known-trx';
 
+/** How often settle reads again: the first pause, and how much each pause grows (50 ms, 1.5 by default). */
+export interface SettlePace {
+  firstPauseMs?: number;
+  growth?: number;
+}
+
 /** How a request is sent: `quiet` ones (a property's exploration) are judged only if adopted by `generated`. */
 export interface SendOptions {
   quiet?: boolean;
@@ -74,7 +80,7 @@ export interface ScenarioContext {
    */
   inviteAll(requests: { method: Method; params: Params }[], clause: ClauseId): Promise<Exchange[]>;
   /** Reads again until `done` holds or the settle window (`--settle`) has passed; the time taken is noted. */
-  settle(read: () => Promise<Exchange>, done: (ex: Exchange) => boolean): Promise<Exchange>;
+  settle(read: () => Promise<Exchange>, done: (ex: Exchange) => boolean, pace?: SettlePace): Promise<Exchange>;
   /** Notes the clauses a quiet request was judged by and kept (a property's exploration that found nothing). */
   noteJudged(clauses: readonly ClauseId[]): void;
   /** Notes what the target did on a point the provider leaves open (never a finding). */

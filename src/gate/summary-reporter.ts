@@ -4,6 +4,7 @@ import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { redact } from '../redact.js';
 import { type RunFile, readRunFile } from './handover.js';
 import { junitXml } from './junit.js';
+import { readingYaml } from './reading.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { summarize, summaryMarkdown } from './summary.js';
 
@@ -69,6 +70,7 @@ export default class ContractSummaryReporter implements Reporter {
     writeFileSync(join(this.outputDir, 'contract-summary.json'), `${redact(JSON.stringify(summary, null, 2))}\n`);
     writeFileSync(join(this.outputDir, 'contract-summary.md'), redact(summaryMarkdown(summary)));
     writeFileSync(join(this.outputDir, 'junit.xml'), redact(junitXml(this.records)));
+    writeFileSync(join(this.outputDir, 'provider-reading.yaml'), redact(readingYaml(summary.reading, summary.target)));
   }
 
   printsToStdio(): boolean {

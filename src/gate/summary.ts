@@ -1,6 +1,8 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
 import { CLAUSE_IDS, type ClauseId, type Drift } from '../openapi/types.js';
-import type { ScenarioResult } from './scenario-result.js';
+import { type BaselineChanges, baselineLines } from './baseline.js';
+import { aboutKnob, type LearnedPoint, learnReading } from './reading.js';
+import type { ReadingFact, ScenarioResult } from './scenario-result.js';
 
 /**
  * How a clause ended: `held`, judged and kept; `violated`, a finding of it (not a known deviation);
@@ -68,6 +70,10 @@ export interface ContractSummary {
   warnings: string[];
   /** Two names of one parameter with different values: what the target did (observations, never violations). */
   conflicts: ObservedConflict[];
+  /** The provider's reading: what it does on each open point, learned from this run (reading.ts). */
+  reading: LearnedPoint[];
+  /** What changed since a baseline run (`--baseline`), when one was given. */
+  sinceBaseline?: BaselineChanges;
   /** Rate-limit answers waited out (never a violation). */
   rateLimits: { waits: number; seconds: number; scenarios: { test: string; waits: number; seconds: number }[] };
   /** How long what invites wrote took to show in cek-trx-id and history (INV-5, INV-6), within --settle. */
@@ -132,6 +138,7 @@ export function summarize(
   const waited: ContractSummary['rateLimits']['scenarios'] = [];
   const spend = { sent: 0, charged: 0, cap: run.cap, skipped: [] as string[] };
   const conflicts = new Map<string, ObservedConflict>();
+  const facts: ReadingFact[] = [];
   let settled = 0;
   let settleMax = 0;
   const note = (list: string[], why: string): void => {
@@ -155,6 +162,13 @@ export function summarize(
     if (r.status === 'skipped' && /invite cap/.test(r.skipReason ?? ''))
       spend.skipped.push(`${r.title}: ${r.skipReason}`);
     for (const o of r.observations ?? []) {
+      if (o.point === 'reading') {
+        facts.push(o);
+        continue;
+      }
+      // Which name won is the reading's `conflict` too (the key's pair included).
+      const word = { refused: 'refuse', canonical: 'canonical', alias: 'alias' }[o.value];
+      if (word) facts.push({ point: 'reading', knob: 'conflict', value: word });
       const key = `${o.endpoint} ${o.subject}`;
       const seen = conflicts.get(key) ?? { endpoint: o.endpoint, subject: o.subject, byMethod: {} };
       const before = seen.byMethod[o.method];
@@ -259,6 +273,7 @@ export function summarize(
     flaky,
     warnings: warning ? [warning] : [],
     conflicts: [...conflicts.values()],
+    reading: learnReading(facts, run),
     rateLimits: {
       waits: waited.reduce((a, w) => a + w.waits, 0),
       seconds: Math.round(waited.reduce((a, w) => a + w.seconds, 0) * 10) / 10,
@@ -351,6 +366,24 @@ export function summaryMarkdown(s: ContractSummary): string {
           .map(([m, v]) => `${v} (${m})`)
           .join(', ')}`,
       );
+  }
+  if (s.sinceBaseline) lines.push('', ...baselineLines(s.sinceBaseline));
+  if (s.reading.length) {
+    const cell = (t: string): string => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+    lines.push(
+      '',
+      '## Provider reading: what this provider does where its description is silent',
+      '',
+      'Facts, never violations. `reports/provider-reading.yaml` holds them in the form `h2h mock --legal-profile` reads.',
+      '',
+      '| Open point | What the description says | What this provider does | Evidence |',
+      '|---|---|---|---|',
+    );
+    for (const p of s.reading) {
+      const does = p.value === undefined ? `not learned: ${p.note ?? ''}` : `${p.value}${p.note ? ` (${p.note})` : ''}`;
+      const ev = p.evidence ? `${p.evidence.method} ${p.evidence.url} → HTTP ${p.evidence.httpStatus}` : '';
+      lines.push(`| ${p.knob}: ${cell(aboutKnob(p.knob))} | ${cell(p.described)} | ${cell(does)} | ${cell(ev)} |`);
+    }
   }
   if (s.rateLimits.waits) {
     lines.push('', `## Rate limits (${s.rateLimits.waits} waits, ${s.rateLimits.seconds} s): never a violation`, '');

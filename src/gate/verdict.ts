@@ -5,6 +5,7 @@ import { learnPhones, redact, redactValue } from '../redact.js';
 import { saveFailure, saveScenarioFailure } from './failures.js';
 import { judgeCase } from './generators/judge-case.js';
 import type { PlannedScenario } from './plan.js';
+import { scenarioFacts } from './reading.js';
 import { judgeReceived } from './received.js';
 import type { RunDeps } from './run-deps.js';
 import type { Judgement } from './scenario.js';
@@ -49,6 +50,7 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   for (const id of rec.judgedQuietly) judged.add(id);
   const drift = new Map<string, Drift>();
   const failingCases: Exchange[] = [];
+  const withExtraFields = new Set<Exchange>();
   for (const ex of rec.exchanges) {
     const c = rec.generated.get(ex);
     const own = c ? judgeCase(api, c, ex) : judgeReceived(api, ex, rec.replays.has(ex), rec.mustRefuse.has(ex));
@@ -71,8 +73,10 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
       ...(deps.knownStatuses ? { knownStatuses: deps.knownStatuses } : {}),
       ...(deps.knownHttpStatuses ? { knownHttpStatuses: deps.knownHttpStatuses } : {}),
       httpStatus: ex.httpStatus,
-    }))
+    })) {
       drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
+      if (d.kind === 'field') withExtraFields.add(ex);
+    }
     const kind = refusalKind(ex);
     result.answers.total++;
     if (kind) result.answers.refusals[kind] = (result.answers.refusals[kind] ?? 0) + 1;
@@ -104,7 +108,10 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   result.flaky = rec.notes.flaky.map(redact);
   result.waits = { count: rec.notes.waits.length, ms: rec.notes.waits.reduce((a, w) => a + w.ms, 0) };
   result.invites.sent = rec.invitesSent;
-  result.observations = rec.observations;
+  result.observations = [
+    ...rec.observations,
+    ...scenarioFacts(api, rec.exchanges, deps.target.apiKey, (ex) => withExtraFields.has(ex), showExchange),
+  ];
   if (rec.settleMs !== undefined) result.settleMs = rec.settleMs;
   if ('stopped' in ending) {
     result.skipReason = redact(ending.stopped.reason);

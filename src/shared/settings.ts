@@ -199,6 +199,22 @@ export const SETTINGS: readonly Setting[] = [
     help: 'exit 0, not 4, when nothing is violated but a clause the run meant to judge could not be judged',
   },
   {
+    flag: 'baseline',
+    arg: 'FILE',
+    type: 'path',
+    commands: ['contract'],
+    file: 'baseline',
+    help: 'an earlier contract-summary.json: the summary adds what changed since (clauses, drift, the provider reading)',
+  },
+  {
+    flag: 'fail-on-change',
+    type: 'boolean',
+    commands: ['contract'],
+    file: 'fail_on_change',
+    default: 'false',
+    help: 'exit 1 when the provider reading changed since --baseline (a fact, not a violation: off by default)',
+  },
+  {
     flag: 'timeout',
     type: 'duration',
     commands: ['contract', 'replay', 'probe'],

@@ -4,7 +4,7 @@ import { readAs } from '../shared/settings.js';
 /**
  * Every point the provider leaves open ("not shown"), as a knob with the values a contract-keeping API may
  * take. A *reading* gives every knob one value; the reference simulator is one reading among many, never the
- * API. `values` lists the values a covering set must try; `rate-limit`, `lag` and `balance` also take any number.
+ * API. `values` lists the values a covering set must try; `rate-limit`, `lag`, `balance`, `default-limit` and `max-limit` also take any number.
  */
 export const KNOBS = {
   slot: {
@@ -112,6 +112,8 @@ function problem(knob: Knob, value: string): string | undefined {
       return `lag must be a duration like 0ms, 200ms or 2s, got '${value}'`;
     }
   }
+  // A learned reading (reports/provider-reading.yaml) may hold any default or maximum the provider has.
+  if ((knob === 'default-limit' || knob === 'max-limit') && /^[1-9]\d{0,5}$/.test(value)) return undefined;
   if (knob === 'balance')
     return /^(ample|empty|\d{1,4})$/.test(value)
       ? undefined

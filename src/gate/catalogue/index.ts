@@ -8,6 +8,7 @@ import { generatedScenarios } from './generator-scenarios.js';
 import { historyScenarios } from './history.js';
 import { inviteScenarios } from './invite.js';
 import { lookupScenarios } from './lookup.js';
+import { readingScenarios } from './reading.js';
 
 /** Every scenario of the gate, area by area (each area is a file here and a Playwright file in suites/). */
 export function buildCatalogue(api: ApiModel): Scenario[] {
@@ -20,5 +21,6 @@ export function buildCatalogue(api: ApiModel): Scenario[] {
     ...inviteScenarios(api),
     ...generatedScenarios(api),
     ...conflictScenarios(api),
+    ...readingScenarios(api),
   ];
 }

@@ -211,10 +211,24 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         const params = inviteParams(ctx);
         const trx = params.trx_id;
         const invite = succeeded(await ctx.invite(method, params, { expect: 'success', clause: 'INV-6' }), 'INV-6');
+        // How soon it shows (the reading's `lag`): after the last read that missed it, by the first that found it;
+        // read at a finer pace than other settles, so that the span is narrow.
+        const since = performance.now();
+        let missed = -1;
+        let found: number | undefined;
         const lookup = await ctx.settle(
           () => ctx.send('cek-trx-id', method, { ...key, trx_id: trx }),
-          (ex) => body(ex).ok === true && (body(ex).data as { status?: unknown } | undefined)?.status === 'SUCCESS',
+          (ex) => {
+            const shows =
+              body(ex).ok === true && (body(ex).data as { status?: unknown } | undefined)?.status === 'SUCCESS';
+            const at = Math.round(performance.now() - since);
+            if (shows) found ??= at;
+            else missed = at;
+            return shows;
+          },
+          { firstPauseMs: 20, growth: 1.2 },
         );
+        if (found !== undefined) ctx.observe({ point: 'reading', knob: 'lag', value: `${missed}..${found}` });
         const hist = await ctx.settle(() => history(ctx, method, trx), carries(trx));
         return [judge('INV-6', { invite, lookup, history: hist })];
       },

@@ -1,0 +1,101 @@
+import { records } from '../../openapi/exchange.js';
+import type { ApiModel } from '../../openapi/load.js';
+import type { Params } from '../../openapi/types.js';
+import type { Scenario } from '../scenario.js';
+
+/** A limit above any maximum a provider is likely to set: a page cut below it shows the maximum. */
+export const LARGE_LIMIT = 1000;
+
+/** A trx_id with its letters' case swapped, or undefined when it has no letter. */
+function swapCase(id: string): string | undefined {
+  if (!/[a-z]/i.test(id)) return undefined;
+  return [...id].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+/**
+ * The read-only requests that show what the provider does where its description is silent and no clause asks
+ * (reading.ts learns the rest from the answers the run gets anyway): a page without limit (the default), a page
+ * with a large limit (the maximum), and a record looked for with its trx_id in another letter case (q-case).
+ * Its answers are judged like every answer; it judges nothing of its own but HIS-2, on the large page.
+ */
+export function readingScenarios(_api: ApiModel): Scenario[] {
+  return [
+    {
+      title:
+        "HIS-2 history-transaksi GET: the provider's reading, default and largest limit, letter case of q (observed, never a violation)",
+      clauses: ['HIS-2'],
+      area: 'history',
+      endpoint: 'history-transaksi',
+      methods: ['GET'],
+      aliases: [],
+      requests: 11,
+      async run(ctx) {
+        const key = { api_key: ctx.target.apiKey };
+        const known = ctx.data.records ?? [];
+        ctx.observe({ point: 'reading', knob: 'history-at-start', value: known.length ? 'some' : 'empty' });
+        const fact = (knob: string, value: string): void => ctx.observe({ point: 'reading', knob, value });
+        const page = (extra: Params = {}) => ctx.send('history-transaksi', 'GET', { ...key, ...extra });
+        const plain = records(await page());
+        const large = records(await page({ limit: LARGE_LIMIT }));
+        if (!plain || !large) {
+          fact('default-limit?', 'the history pages were refused');
+          fact('max-limit?', 'the history pages were refused');
+        } else if (!large.length) {
+          fact('default-limit?', 'the account has no records');
+          fact('max-limit?', 'the account has no records');
+        } else {
+          // Is the large page the account's every record, or cut at a maximum? A record of one of its dates, months
+          // or years that it lacks (not one of the run's own invites, which may land meanwhile) proves a cut. A
+          // sorted page is cut after its last date: its dates, then months, then years are asked from the last.
+          const onPage = new Set(large.map((r) => r.trx_id));
+          const own = new Set(ctx.ownInvites().map((i) => i.trxId));
+          const last = <T>(xs: T[], n: number): T[] => [...new Set(xs.reverse())].slice(0, n);
+          const dates = large.map((r) => String(r.date ?? '')).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
+          const filters: Params[] = [
+            ...last([...dates], 3).map((date) => ({ date })),
+            ...last(
+              dates.map((d) => d.slice(0, 7)),
+              2,
+            ).map((ym) => ({ year: ym.slice(0, 4), month: ym.slice(5, 7) })),
+            ...last(
+              dates.map((d) => d.slice(0, 4)),
+              2,
+            ).map((year) => ({ year })),
+          ];
+          let cut = false;
+          let refused = false;
+          for (const filter of filters) {
+            const rs = records(await page({ ...filter, limit: LARGE_LIMIT }));
+            if (!rs) refused = true;
+            else if (rs.some((r) => !onPage.has(r.trx_id) && !own.has(String(r.trx_id)))) cut = true;
+            if (cut) break;
+          }
+          if (cut) fact('max-limit', String(large.length));
+          else
+            fact(
+              'max-limit?',
+              refused
+                ? 'the filtered pages that would tell were refused'
+                : `not reached: limit=${LARGE_LIMIT} gave ${large.length} records, and no page of one of their dates, months or years showed more (a maximum above that cannot be seen)`,
+            );
+          // Without limit: fewer than the large page is the default; as many, every record (up to any maximum).
+          if (plain.length < large.length) fact('default-limit', String(plain.length));
+          else if (cut || large.length > 20) fact('default-limit', 'all');
+          else
+            fact(
+              'default-limit?',
+              `not reached: the account shows ${large.length} records, and all came without limit`,
+            );
+        }
+        const record = known.find((r) => typeof r.trx_id === 'string' && swapCase(r.trx_id) !== undefined);
+        if (!record?.trx_id) fact('q-case?', 'no record with letters in its trx_id to search in another case');
+        else {
+          const found = records(await page({ q: swapCase(record.trx_id), limit: LARGE_LIMIT }));
+          if (found) fact('q-case', found.some((r) => r.trx_id === record.trx_id) ? 'any' : 'exact');
+          else fact('q-case?', 'the search in another letter case was refused');
+        }
+        return [];
+      },
+    },
+  ];
+}
