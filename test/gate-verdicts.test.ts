@@ -50,6 +50,35 @@ async function withSim<T>(reading: Reading, fn: (sim: Simulator) => Promise<T>, 
   }
 }
 
+/** What every run shows, whatever the account holds: refusals, the envelope's form, the balance, the conflicts. */
+const ALWAYS_SEEN = [
+  'refusal-http',
+  'refusal-words',
+  'message',
+  'extra',
+  'content-type',
+  'content-coding',
+  'saldo',
+  'conflict',
+] as const;
+
+/**
+ * A learned value behaves as the played one: a default limit under a maximum is the maximum (`all` clamped at 10
+ * is 10), and the lag is learned to 100 ms from reads a loaded machine may answer late (one step either way).
+ */
+function sameBehaviour(knob: string, value: string, played: Reading): boolean {
+  const limit = (v: string): number => (v === 'all' || v === 'none' ? Number.POSITIVE_INFINITY : Number(v));
+  if (knob === 'default-limit')
+    return (
+      Math.min(limit(value), limit(played['max-limit'])) ===
+      Math.min(limit(played['default-limit']), limit(played['max-limit']))
+    );
+  // A balance of N invites sets the saldo itself (N times the price, below 2^31), whatever `saldo` says.
+  if (knob === 'saldo' && /^\d+$/.test(played.balance)) return value === 'small' || value === played.saldo;
+  if (knob === 'lag') return Math.abs(Number.parseInt(value, 10) - Number.parseInt(played.lag, 10)) <= 100;
+  return played[knob as keyof Reading] === value;
+}
+
 /** In-process runs mostly wait on timers and sockets: three at once keep one core busy (CONCURRENCY overrides). */
 const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 3);
 
@@ -82,6 +111,14 @@ describe('legal readings: a covering set (every value of every knob, every pair)
           for (const c of summary.clauses.filter((x) => x.status === 'inconclusive'))
             for (const why of c.causes) assert.match(why, /the balance ran out after \d+ invite/, `${name}: ${c.id}`);
         }
+        // The provider reading, learned (issue 19): the value played on every knob the run could see, and a
+        // reason on every knob it could not.
+        for (const p of summary.reading) {
+          if (p.value === undefined) assert.ok(p.note, `${name}: ${p.knob} not learned, and says why`);
+          else assert.ok(sameBehaviour(p.knob, p.value, reading), `${name}: ${p.knob} learned ${p.value}`);
+        }
+        for (const k of ALWAYS_SEEN)
+          assert.ok(summary.reading.find((p) => p.knob === k)?.value !== undefined, `${name}: ${k} is learned`);
       } finally {
         await sim.close();
       }

@@ -279,8 +279,9 @@ export function targetFor(sim: { url: string; apiKey: string }, over: Partial<Pr
 export async function gateInProcess(
   sim: Simulator,
   opts: Partial<InProcessOptions> & { deviations?: Deviation[] } = {},
+  baseUrl?: string,
 ): Promise<{ run: RunResult; summary: ContractSummary }> {
-  const t = embeddedTarget(sim);
+  const t = { ...embeddedTarget(sim), ...(baseUrl ? { baseUrl } : {}) };
   const settings = { maxInvites: t.maxInvites, settleMs: 1000, seed: 1, ...opts };
   const run = await runInProcess(loadApiModel(), t, settings);
   const summary = summarize(run.results, {
