@@ -1,7 +1,7 @@
 import { bodyOf, records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
+import { KNOB_NAMES, KNOBS, type Knob } from '../openapi/open-points.js';
 import type { Exchange } from '../openapi/types.js';
-import { KNOB_NAMES, KNOBS, type Knob } from '../simulator/legal.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
 
 /**
