@@ -9,6 +9,7 @@ import { READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { PROBE_DEFAULTS, type ProbeConfig } from '../src/probe/config.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { type ProbeServer, startProbeServer } from '../src/probe/server.ts';
+import { REFERENCE } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { ROOT, samples, targetFor } from './helpers.ts';
 
@@ -25,7 +26,8 @@ describe('the multi-target exporter: GET /probe?target=NAME', () => {
 
   before(async () => {
     a = await startSimulator({ apiKey: KEY });
-    b = await startSimulator({ apiKey: `${KEY}-b` });
+    // beta plays another legal reading: its answers carry more Content-Type parameters.
+    b = await startSimulator({ apiKey: `${KEY}-b`, reading: { ...REFERENCE, 'content-type': 'params' } });
     hung = await startSimulator({ apiKey: KEY, fault: { name: 'hang' } });
     const cfg: ProbeConfig = {
       ...PROBE_DEFAULTS,
@@ -50,6 +52,27 @@ describe('the multi-target exporter: GET /probe?target=NAME', () => {
     const res = await fetch(`${server.url}/probe?${query}`, { headers });
     return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
   };
+
+  it('answers with the provider reading of the named target only, as the scheduled mode names it', async () => {
+    const info = (text: string) =>
+      [...samples(text).keys()].filter((k) => k.startsWith('h2h_provider_reading_info{')).sort();
+    const alpha = info((await get('target=alpha')).text);
+    const beta = info((await get('target=beta')).text);
+    assert.ok(
+      alpha.includes('h2h_provider_reading_info{target="alpha",point="content-type",value="charset"}'),
+      alpha.join('\n'),
+    );
+    assert.ok(
+      beta.includes('h2h_provider_reading_info{target="beta",point="content-type",value="params"}'),
+      beta.join('\n'),
+    );
+    assert.ok(alpha.includes('h2h_provider_reading_info{target="alpha",point="saldo",value="small"}'));
+    assert.deepEqual(
+      alpha.map((k) => k.replace('alpha', 'X').replace(/value="[^"]*"/, '')),
+      beta.map((k) => k.replace('beta', 'X').replace(/value="[^"]*"/, '')),
+      'the same points for both',
+    );
+  });
 
   it('answers for each endpoint with only that target and endpoint: a registry made for the request', async () => {
     // beta first, so that a registry shared across requests would show its series in alpha's answers.

@@ -10,11 +10,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Gauge } from 'prom-client';
 import { loadApiModel } from '../src/openapi/load.ts';
+import { KNOBS } from '../src/openapi/open-points.ts';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget } from '../src/probe/config.ts';
 import { EXPORTER_OUTCOMES, PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
+import { MIXED, PROBE_READING_POINTS } from '../src/probe/reading.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
@@ -372,6 +374,9 @@ describe('the running probe', () => {
       ...Object.values(PHASES),
       ...CLAUSE_IDS,
       ...EXPORTER_OUTCOMES,
+      // The reading: its points, and each point's values as open-points.ts names them.
+      ...PROBE_READING_POINTS.flatMap((p) => [p, ...KNOBS[p].values]),
+      MIXED,
     ]);
     for (const m of text.matchAll(/^(h2h_\w+)\{([^}]*)\}/gm)) {
       for (const [, , v] of (m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) {
@@ -606,6 +611,7 @@ describe('probe process and server', () => {
       'h2h_balance_timestamp_seconds',
       'h2h_probe_schedule_lateness_seconds',
       'nodejs_eventloop_lag_max_seconds',
+      'h2h_provider_reading_info',
     ]) {
       assert.ok(exprs.includes(metric), `dashboard shows ${metric}`);
     }

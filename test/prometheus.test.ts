@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
+import { REFERENCE } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { ROOT, type Running, startProbe } from './helpers.ts';
 import { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
@@ -90,6 +91,76 @@ describe('end to end: simulator, probe and a real Prometheus', () => {
     await until(
       'H2HProbeFailing clears',
       async () => !(await alerts()).some((x) => x.labels.alertname === 'H2HProbeFailing'),
+    );
+  });
+});
+
+describe("end to end: the provider's reading drifts, the probe's info metric and its alert follow", () => {
+  let sim: Simulator | undefined;
+  let probe: Running;
+  let prom: PrometheusServer;
+  const contentTypes = async () =>
+    (await prom.query('h2h_provider_reading_info{target="provider",point="content-type"}')).map((s) => s.metric.value);
+
+  before(async () => {
+    // One target, served first by a simulator with the reference reading, then on the same port by a second one
+    // that differs in one observable knob: the Content-Type of its answers (charset -> plain).
+    sim = await startSimulator();
+    probe = await startProbe(sim, ['--name', 'provider']);
+    prom = await startPrometheus(
+      [
+        'global: {scrape_interval: 1s, evaluation_interval: 1s}',
+        `rule_files: ['${join(ROOT, 'monitoring', 'alerts.yml')}']`,
+        'scrape_configs:',
+        '  - job_name: h2h-probe',
+        `    static_configs: [{targets: ['${new URL(probe.url).host}']}]`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  after(async () => {
+    await prom?.stop();
+    await probe?.stop();
+    await sim?.close();
+  });
+
+  it('shows every point the read-only answers reveal, each with one value; no alert while it holds', async () => {
+    await prom.until('the reading in Prometheus', async () => (await contentTypes()).join() === 'charset');
+    const points = await prom.query('h2h_provider_reading_info{target="provider"}');
+    const byPoint = Object.fromEntries(points.map((s) => [s.metric.point, s.metric.value]));
+    assert.deepEqual(byPoint, {
+      'content-type': 'charset',
+      'content-coding': 'none',
+      extra: 'none',
+      message: 'absent',
+      saldo: 'small',
+      'manager-form': '62',
+      'member-form': '62',
+      order: 'newest',
+    });
+    assert.ok(!(await prom.alerts()).some((a) => a.labels.alertname === 'H2HProviderReadingChanged'));
+  });
+
+  it('a second simulator with another content type: the metric follows, the alert names that point alone', async () => {
+    const port = Number(new URL((sim as Simulator).url).port);
+    await sim?.close();
+    sim = undefined;
+    sim = await startSimulator({ port, reading: { ...REFERENCE, 'content-type': 'plain' } });
+    await prom.until(
+      'content-type plain, the charset series gone',
+      async () => (await contentTypes()).join() === 'plain',
+    );
+    await prom.until('H2HProviderReadingChanged fires for content-type', async () =>
+      (await prom.alerts()).some(
+        (a) => a.labels.alertname === 'H2HProviderReadingChanged' && a.labels.point === 'content-type',
+      ),
+    );
+    const changed = (await prom.alerts()).filter((a) => a.labels.alertname === 'H2HProviderReadingChanged');
+    assert.deepEqual(
+      changed.map((a) => [a.labels.target, a.labels.point, a.state]),
+      [['provider', 'content-type', 'firing']],
+      'the one changed point, no other',
     );
   });
 });

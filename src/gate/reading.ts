@@ -1,6 +1,6 @@
-import { bodyOf, records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import { KNOB_NAMES, KNOBS, type Knob } from '../openapi/open-points.js';
+import { readingFacts } from '../openapi/reading-facts.js';
 import type { Exchange } from '../openapi/types.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
 
@@ -30,79 +30,6 @@ const DESCRIBED: Partial<Record<Knob, string>> = {
   'refusal-http': 'not shown (no error answer is shown)',
   'refusal-words': 'not shown (no error answer is shown)',
 };
-
-/** A fact with no evidence yet. */
-type Fact = Pick<ReadingFact, 'knob' | 'value'>;
-
-const CODINGS = new Set(['gzip', 'deflate', 'br']);
-
-function contentTypeClass(ct: string): string | undefined {
-  const t = ct.trim().toLowerCase();
-  if (!t.startsWith('application/json')) return undefined;
-  if (t === 'application/json') return 'plain';
-  return /^application\/json\s*;\s*charset=utf-8$/.test(t) ? 'charset' : 'params';
-}
-
-function numberForm(v: unknown): string | undefined {
-  const s = String(v ?? '');
-  return s.startsWith('62') ? '62' : s.startsWith('0') ? '08' : undefined;
-}
-
-/**
- * What one answer says of the provider's reading. `extraFields`: the answer carried a field the document does
- * not name (drift).
- */
-export function readingFacts(api: ApiModel, ex: Exchange, apiKey: string, extraFields: boolean): Fact[] {
-  const body = bodyOf(ex);
-  if (!body) return [];
-  const out: Fact[] = [];
-  const fact = (knob: string, value: string): void => {
-    out.push({ knob, value });
-  };
-  const ct = contentTypeClass(ex.contentType);
-  if (ct) fact('content-type', ct);
-  const coding = (ex.headers?.['content-encoding'] ?? '').trim().toLowerCase();
-  fact('content-coding', CODINGS.has(coding) ? coding : 'none');
-  fact('extra', extraFields ? 'everywhere' : 'none');
-  const p = api.foldRequest(ex.endpoint, ex.params).params;
-  if (body.ok === false) {
-    if (ex.httpStatus === 429 || ex.httpStatus === 503) {
-      fact('rate-limited', String(ex.httpStatus));
-      return out;
-    }
-    if (ex.httpStatus === 200) fact('refusal-http', '200');
-    else if (ex.httpStatus >= 400 && ex.httpStatus < 500) fact('refusal-http', '4xx');
-    // A wrong key on saldo-user (its only parameter): the refusal of a key, whose word the reading sets.
-    if (ex.endpoint === 'saldo-user' && typeof p.api_key === 'string' && p.api_key !== '' && p.api_key !== apiKey) {
-      const word = String(body.status ?? '');
-      fact('refusal-words', word === 'INVALID_API_KEY' ? 'upper' : word === 'invalid_api_key' ? 'lower' : 'other');
-    }
-    return out;
-  }
-  if (body.ok !== true) return out;
-  if (ex.endpoint !== 'invite-member') fact('message', Object.hasOwn(body, 'message') ? 'present' : 'absent');
-  if (ex.endpoint === 'saldo-user' && typeof body.saldo === 'number' && Number.isFinite(body.saldo)) {
-    const s = body.saldo;
-    fact('saldo', !Number.isInteger(s) ? 'fraction' : s >= 2 ** 31 ? 'big' : 'small');
-    fact('saldo-value', String(s));
-  }
-  const rs = ex.endpoint === 'history-transaksi' ? records(ex) : undefined;
-  if (rs) {
-    for (const r of rs) {
-      const m = numberForm(r.manager_number);
-      if (m) fact('manager-form', m);
-      const n = numberForm(r.member_number);
-      if (n) fact('member-form', n);
-    }
-    const dates = rs.map((r) => String(r.date ?? ''));
-    if (new Set(dates).size > 1) {
-      const desc = dates.every((d, i) => i === 0 || (dates[i - 1] as string) >= d);
-      const asc = dates.every((d, i) => i === 0 || (dates[i - 1] as string) <= d);
-      fact('order', desc ? 'newest' : asc ? 'oldest' : 'shuffled');
-    }
-  }
-  return out;
-}
 
 /** The facts of a scenario's answers, each knob and value once, with the first answer that shows it. */
 export function scenarioFacts(

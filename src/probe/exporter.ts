@@ -1,8 +1,9 @@
 import { Gauge, Registry } from 'prom-client';
 import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
-import { type ExporterOutcome, PHASES } from './metrics.js';
+import { type ExporterOutcome, PHASES, READING_INFO } from './metrics.js';
 import type { ProbeResult } from './probe-endpoint.js';
+import type { PointValues } from './reading.js';
 
 /** The deadline when the scraper sends no timeout header (Prometheus always does). */
 const NO_HEADER_DEADLINE_MS = 10_000;
@@ -17,6 +18,8 @@ export interface ExporterProbe {
   targetNames(): string[];
   timeoutOf(target: string): number;
   roundNow(target: string, endpoint: ReadOnlyEndpoint | undefined, deadlineMs: number): Promise<ProbeResult[]>;
+  /** The provider's reading the target shows, over its rounds so far (this one included). */
+  readingOf(target: string): PointValues;
 }
 
 export interface ExporterAnswer {
@@ -73,7 +76,7 @@ export async function answerProbe(
   const debug = query.get('debug') === 'true';
   const deadlineMs = deadlineFor(timeoutHeader, offsetMs, probe.timeoutOf(target));
   const results = await probe.roundNow(target, endpoint, deadlineMs);
-  const registry = roundRegistry(target, deadlineMs, results);
+  const registry = roundRegistry(target, deadlineMs, results, probe.readingOf(target));
   const metrics = await registry.metrics();
   return {
     status: 200,
@@ -88,7 +91,7 @@ export async function answerProbe(
  * (Prometheus keeps it). Names are those of the scheduled mode where they mean the same, so the alert
  * rules read both; what is a counter there is the count of this round here.
  */
-function roundRegistry(target: string, deadlineMs: number, results: ProbeResult[]): Registry {
+function roundRegistry(target: string, deadlineMs: number, results: ProbeResult[], reading: PointValues): Registry {
   const registry = new Registry();
   const registers = [registry];
   const te = ['target', 'endpoint'] as const;
@@ -121,6 +124,8 @@ function roundRegistry(target: string, deadlineMs: number, results: ProbeResult[
     { target },
     deadlineMs / 1000,
   );
+  const info = gauge(READING_INFO.name, READING_INFO.help, ['target', 'point', 'value']);
+  for (const [point, value] of Object.entries(reading)) info.set({ target, point, value }, 1);
   for (const r of results) {
     const l = { target, endpoint: r.endpoint };
     success.set(l, r.success ? 1 : 0);

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../openapi/types.js';
 import { PROBE_REASONS, type ProbeResult } from './probe-endpoint.js';
+import type { PointValues } from './reading.js';
 
 /**
  * Bucket edges of h2h_probe_duration_seconds. They include the alert thresholds of monitoring/alerts.yml
@@ -14,6 +15,12 @@ const PROMTOOL_FLAGGED = [
   'nodejs_active_requests_total',
   'nodejs_active_resources_total',
 ];
+
+/** The provider's reading as the probe sees it: the same name and meaning in the scheduled and exporter modes. */
+export const READING_INFO = {
+  name: 'h2h_provider_reading_info',
+  help: "The provider's reading of an open point the probe's read-only answers show (1 for the value shown now; a value replaces another when seen in more than half of the target's last 10 rounds).",
+} as const;
 
 /** The `phase` label of each measured phase of a probe. */
 export const PHASES = { dns: 'dns', connect: 'connect', tls: 'tls', firstByte: 'first_byte', body: 'body' } as const;
@@ -52,6 +59,8 @@ export class ProbeMetrics {
   private readonly certExpiry: Gauge<'target'>;
   private readonly tlsVersion: Gauge<'target' | 'version'>;
   private readonly tlsVersions = new Map<string, string>();
+  private readonly reading: Gauge<'target' | 'point' | 'value'>;
+  private readonly readingShown = new Map<string, PointValues>();
   private readonly lateness: Gauge<'target'>;
   private readonly overlaps: Counter<'target'>;
   private readonly missed: Counter<'target'>;
@@ -146,6 +155,12 @@ export class ProbeMetrics {
       labelNames: ['target', 'version'],
       registers: r,
     });
+    this.reading = new Gauge({
+      name: READING_INFO.name,
+      help: READING_INFO.help,
+      labelNames: ['target', 'point', 'value'],
+      registers: r,
+    });
     const timeout = new Gauge({
       name: 'h2h_probe_timeout_seconds',
       help: 'The deadline of each probe of the target: a duration near it says the timing is cut, not measured.',
@@ -226,6 +241,17 @@ export class ProbeMetrics {
       this.tlsVersions.set(res.target, res.tls.version);
       this.tlsVersion.set({ ...target, version: res.tls.version }, 1);
     }
+  }
+
+  /** The reading the target shows now (reading.ts): one series per point, its old value's series removed. */
+  recordReading(target: string, shown: PointValues): void {
+    const before = this.readingShown.get(target) ?? {};
+    for (const [point, value] of Object.entries(shown)) {
+      const old = before[point as keyof PointValues];
+      if (old !== undefined && old !== value) this.reading.remove({ target, point, value: old });
+      this.reading.set({ target, point, value }, 1);
+    }
+    this.readingShown.set(target, { ...shown });
   }
 
   recordSkipped(target: string, endpoint: string): void {

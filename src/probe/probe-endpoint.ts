@@ -12,6 +12,7 @@ import {
   type ReadOnlyEndpoint,
 } from '../openapi/types.js';
 import type { ProbeTarget } from './config.js';
+import { answerPoints, type PointValues } from './reading.js';
 
 /**
  * Why a probe failed: a bounded set, so it can be a metric label. The transport reasons are the client's own
@@ -63,6 +64,8 @@ export interface ProbeResult {
   tls?: TlsInfo;
   /** The request and answer, for `/probe?debug=true` (holds the key: redact before output). */
   exchange?: Exchange;
+  /** What the answer shows of the provider's reading (reading.ts). */
+  reading?: PointValues;
 }
 
 function paramsFor(endpoint: ReadOnlyEndpoint, apiKey: string, opts: ProbeOptions): Record<string, unknown> {
@@ -190,6 +193,13 @@ export async function probeEndpoint(
     ...(r.tls ? { tls: r.tls } : {}),
     ...(r.exchange ? { exchange: r.exchange } : {}),
   };
+  if (r.exchange)
+    result.reading = answerPoints(
+      api,
+      r.exchange,
+      target.apiKey,
+      verdict.drift.some((d) => d.kind === 'field'),
+    );
   if (endpoint === 'saldo-user' && typeof body?.saldo === 'number' && body.ok === true) result.saldo = body.saldo;
   if (endpoint === 'history-transaksi' && body?.ok === true && Array.isArray(body.data)) {
     const records = body.data.filter(

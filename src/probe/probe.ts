@@ -5,6 +5,7 @@ import type { ExporterProbe } from './exporter.js';
 import { type LogLine, makeLogger } from './log.js';
 import { ProbeMetrics } from './metrics.js';
 import { type ProbeResult, probeEndpoint } from './probe-endpoint.js';
+import { type PointValues, ReadingWindow, roundPoints } from './reading.js';
 import { Schedule } from './schedule.js';
 import { StatusStore } from './status.js';
 
@@ -40,6 +41,8 @@ interface RoundMode {
 export class Probe implements ExporterProbe {
   readonly metrics: ProbeMetrics;
   readonly status = new StatusStore();
+  /** The provider's reading each target shows, steadied over its last rounds. */
+  private readonly reading = new ReadingWindow();
   private readonly schedule: Schedule;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly newest = new Map<string, string>();
@@ -66,6 +69,10 @@ export class Probe implements ExporterProbe {
 
   targetNames(): string[] {
     return this.cfg.targets.map((t) => t.name);
+  }
+
+  readingOf(name: string): PointValues {
+    return this.reading.of(name);
   }
 
   timeoutOf(name: string): number {
@@ -143,6 +150,10 @@ export class Probe implements ExporterProbe {
       else this.skipLookup(t, sink);
     }
     const results = (await Promise.all(probes)).filter((r): r is ProbeResult => r !== undefined);
+    if (sink !== 'none') {
+      const shown = this.reading.observe(t.name, roundPoints(results.map((r) => r.reading)));
+      if (sink === 'metrics') this.metrics.recordReading(t.name, shown);
+    }
     this.rounds++;
     return results;
   }
