@@ -6,12 +6,15 @@ import { after, before, describe, it } from 'node:test';
 import { nearMissKeys } from '../src/gate/generators/cases.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { contractConfigOf, everyByteWritten, runCli, startCli } from './helpers.ts';
+import { startTinyproxy } from './proxy-server.ts';
 
 // The secrets: a distinctive key, a key of digits only (it travels as a JSON number too), and the password of a
 // base URL with userinfo.
 const KEY = 'LEAKk3y-9f2c71aa5e-distinct';
 const NUM_KEY = '918273645501';
 const PASSWORD = 'leakpass-77c1Q';
+/** The password of a forward proxy (HTTP_PROXY, and a probe target's proxy_url). */
+const PROXY_PASSWORD = 'leakproxy-3be9W';
 
 /** Every occurrence of a secret, in every encoding an output could give it. */
 function needlesOf(secret: string): string[] {
@@ -101,6 +104,20 @@ async function everyOutput(
   // in every URL it sends).
   keep('probe --once', await runCli(['probe', '--once', '--json', '--base-url', a.url, '--api-key', KEY], opts));
   keep('probe userinfo', await runCli(['probe', '--once', '--base-url', userinfo, '--api-key', KEY], opts));
+
+  // Through a forward proxy with basic auth: accepted, and refused (a wrong password, itself a secret).
+  const proxy = await startTinyproxy('leakuser', PROXY_PASSWORD);
+  try {
+    const through = { ...opts, env: { ...env, HTTP_PROXY: proxy.url } };
+    keep('probe via proxy', await runCli(['probe', '--once', '--base-url', a.url, '--api-key', KEY], through));
+    const wrong = { ...opts, env: { ...env, HTTP_PROXY: proxy.wrongUrl } };
+    const refusedByProxy = await runCli(['contract', '--base-url', a.url, '--api-key', KEY], wrong);
+    assert.equal(refusedByProxy.code, 2, refusedByProxy.stderr);
+    keep('contract via refusing proxy', refusedByProxy);
+    keep('probe via refusing proxy', await runCli(['probe', '--once', '--base-url', a.url, '--api-key', KEY], wrong));
+  } finally {
+    await proxy.stop();
+  }
   const probeYaml = join(dir, 'probe.yaml');
   writeFileSync(
     probeYaml,
@@ -113,6 +130,8 @@ async function everyOutput(
       `  - {name: good, base_url: '${a.url}', api_key_env: LEAK_KEY}`,
       `  - {name: bad, base_url: '${f.url}', api_key_file: key}`,
       `  - {name: digits, base_url: '${n.url}', api_key_env: LEAK_NUM_KEY}`,
+      // A proxy that is not there: its failures name it, password hidden, in the logs, /status and /probe.
+      `  - {name: viaproxy, base_url: '${a.url}', api_key_env: LEAK_KEY, proxy_url: 'http://leakuser:${PROXY_PASSWORD}@127.0.0.1:9'}`,
       '',
     ].join('\n'),
   );
@@ -130,6 +149,7 @@ async function everyOutput(
       '/probe?target=good&debug=true',
       '/probe?target=bad&debug=true',
       '/probe?target=digits&debug=true',
+      '/probe?target=viaproxy&debug=true',
       `/probe?target=good&api_key=${KEY}`,
       `/probe?target=${KEY}`,
     ])
@@ -187,7 +207,7 @@ describe('nothing leaks: every command that writes, with a distinctive key, a nu
   it('finds none of the secrets, nor a test number, in any byte written', async () => {
     const outputs = await everyOutput({}, a, n, f);
     assert.ok(outputs.length > 40, `${outputs.length} outputs searched`);
-    assert.deepEqual(hits(outputs, [KEY, NUM_KEY, PASSWORD], PHONES), []);
+    assert.deepEqual(hits(outputs, [KEY, NUM_KEY, PASSWORD, PROXY_PASSWORD, `wrong-${PROXY_PASSWORD}`], PHONES), []);
     const names = outputs.map((o) => o.what);
     assert.ok(
       names.some((n) => /html\/index\.html!.*\.json$/.test(n)),

@@ -29,5 +29,7 @@ export interface Command {
   positionals?: { usage: string; range: readonly [number, number] };
   /** The config file's keys that are this command's own, as JSON Schemas (beside the settings' file keys). */
   fileExtras?: Record<string, object>;
+  /** It sends requests to a target: the environment's proxy settings must be usable (exit 2 otherwise). */
+  sends?: true;
   run(settings: Resolved, io: Io): Promise<number>;
 }

@@ -45,6 +45,7 @@ function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => vo
 
 export const contract: Command = {
   name: 'contract',
+  sends: true,
   about: `Runs every clause on GET and POST and every alias (Playwright, suites/), and writes the reports
 directory: html/, junit.xml, contract-summary.json and contract-summary.md.
 

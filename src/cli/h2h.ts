@@ -1,3 +1,4 @@
+import { environmentProxies, proxyProblem, proxySecrets } from '../client/proxy.js';
 import { DocumentError } from '../openapi/load.js';
 import { redact, refuseKeyInFile, registerSecret } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
@@ -27,8 +28,15 @@ export function helpText(entry: CommandEntry, cmd: Command): string {
  */
 export async function run(entry: CommandEntry, argv: string[], debug: boolean): Promise<number> {
   registerSecret(process.env.H2H_API_KEY);
+  const proxies = environmentProxies();
+  for (const p of proxies) for (const secret of proxySecrets(p.value)) registerSecret(secret);
   try {
     const cmd = await entry.load();
+    if (cmd.sends)
+      for (const p of proxies) {
+        const problem = proxyProblem(p.value);
+        if (problem) throw new UsageError(`${p.name}: ${problem}`);
+      }
     const settings = resolveSettings(cmd.name, argv, {
       ...(cmd.positionals ? { positionals: cmd.positionals.range } : {}),
       ...(cmd.fileExtras ? { fileExtras: cmd.fileExtras } : {}),

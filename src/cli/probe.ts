@@ -1,3 +1,4 @@
+import { proxySecrets } from '../client/proxy.js';
 import { loadApiModel } from '../openapi/load.js';
 import {
   defaultTarget,
@@ -14,6 +15,7 @@ import { type Command, EXIT, type Io } from './command.js';
 
 export const probe: Command = {
   name: 'probe',
+  sends: true,
   about: `Probes saldo-user, history-transaksi (small limit) and cek-trx-id of every target, each target on its own
 node-cron schedule offset by its own jitter, validates each answer against openapi.yaml and the read-only
 clauses, and serves /metrics, /healthz and /status. It cannot call invite-member. /probe?target=NAME[&endpoint=E]
@@ -35,7 +37,10 @@ file; paths relative to the file).`,
       cfg = { ...cfg, targets: [defaultTarget(cfg, { name: 'simulator', baseUrl: sim.url, apiKey: sim.apiKey })] };
       io.err(`h2h probe: no target given: probing the embedded simulator at ${sim.url}`);
     }
-    for (const t of cfg.targets) registerSecret(t.apiKey);
+    for (const t of cfg.targets) {
+      registerSecret(t.apiKey);
+      for (const secret of proxySecrets(t.proxyUrl ?? '')) registerSecret(secret);
+    }
     const p = new Probe(loadApiModel(), cfg, makeLogger(cfg.logFormat, io.err));
     try {
       if (get.bool(settings, 'once')) return await once(p, cfg, get.bool(settings, 'json') === true, io);

@@ -25,6 +25,7 @@ import { type Command, EXIT } from './command.js';
  */
 export const replay: Command = {
   name: 'replay',
+  sends: true,
   about: `FILE: saved failures (JSON) of a run of h2h contract; default every file in <reports-dir>/failures/, the
 last run's. The target and its settings are given as to h2h contract (flags, H2H_* environment, --config); with
 no target, a fresh embedded simulator. The key and the test numbers fill the placeholders of a saved case.`,

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type tls from 'node:tls';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { ACCEPT_ENCODING, DecodeError, decodeBody } from './codings.js';
+import { type ForwardProxy, proxyFor } from './proxy.js';
 import { reasonOfCode, type TransportReason } from './transport.js';
 
 export type { TransportReason } from './transport.js';
@@ -76,6 +77,8 @@ export interface CallOptions {
   /** Bytes of body read before the body is cut, as sent and once decoded. @defaultValue 1048576 */
   bodyCap?: number;
   tls?: TlsOptions;
+  /** A forward proxy for this request (the probe's per-target `proxy_url`); else the environment's (proxy.ts). */
+  proxy?: string;
 }
 
 /** The URL of an endpoint under a base URL that may carry a path prefix. GET adds the params as a query. */
@@ -136,6 +139,9 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
   const secure = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port) || (secure ? 443 : 80);
+  const proxy = proxyFor(url, opts.proxy);
+  /** Where the TCP connection goes: the proxy, or the target. */
+  const hop = proxy ? { host: proxy.host, port: proxy.port } : { host, port };
   const payload = opts.method === 'POST' ? Buffer.from(JSON.stringify(opts.params)) : undefined;
   const t0 = performance.now();
   const marks = { resolved: 0, connecting: 0, connected: 0, secured: 0, sent: 0, firstByte: 0, lastData: 0, end: 0 };
@@ -196,9 +202,11 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         method: opts.method,
         host,
         port,
-        path: `${url.pathname}${url.search}`,
+        // Plain HTTP through a proxy: the absolute URL, as a proxy reads it.
+        path: proxy && !secure ? url.toString() : `${url.pathname}${url.search}`,
         headers: {
           host: url.host,
+          ...(proxy?.authorization && !secure ? { 'proxy-authorization': proxy.authorization } : {}),
           accept: 'application/json',
           'accept-encoding': ACCEPT_ENCODING,
           connection: 'close',
@@ -209,6 +217,14 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         if (!settled) fail(marks.sent ? 'reset' : 'connect', `${err.code ?? err.name}: ${err.message}`);
       });
       req.on('response', (res) => {
+        // The proxy's own refusal (plain HTTP through it): nothing reached the target.
+        if (proxy && (res.statusCode === 407 || res.headers['proxy-authenticate'])) {
+          res.resume();
+          return fail(
+            'connect',
+            `proxy ${proxy.label} refused the request: HTTP 407 ${res.statusMessage ?? ''}`.trim(),
+          );
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         // With a declared length, the body ends at the chunk that completes it (not at the stream's later 'end').
@@ -304,12 +320,20 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
       const raw = new net.Socket();
       socket = raw;
       raw.once('connect', () => {
-        marks.connected = performance.now();
         // Plain HTTP: the request waits in the socket's buffer and Node writes it right after this handler.
         if (!secure) {
+          marks.connected = performance.now();
           marks.sent = marks.connected;
           return;
         }
+        // HTTPS through a proxy: the tunnel is part of connect; the target's TLS starts once it stands.
+        if (proxy) tunnel(raw, proxy, startTls);
+        else {
+          marks.connected = performance.now();
+          startTls();
+        }
+      });
+      const startTls = (): void => {
         const name = opts.tls?.serverName ?? host;
         const t = tlsConnect({
           socket: raw,
@@ -339,10 +363,12 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         t.on('error', (err: NodeJS.ErrnoException) => {
           if (!marks.secured) fail('tls', `handshake: ${err.code ?? err.name}: ${err.message}`);
         });
-      });
+      };
       raw.on('error', (err: NodeJS.ErrnoException) => {
+        // Before the connection stands, a failure is the proxy's when there is one: it is named.
+        const via = proxy && !marks.connected ? `proxy ${proxy.label}: ` : '';
         if (!settled && !marks.sent)
-          fail(reasonOfCode(err.code ?? '', reached()), `${err.code ?? err.name}: ${err.message}`);
+          fail(reasonOfCode(err.code ?? '', reached()), `${via}${err.code ?? err.name}: ${err.message}`);
         else if (!settled) fail('reset', `${err.code ?? err.name}: ${err.message}`);
       });
       // Plain HTTP: the request is built before connecting and waits in the socket's buffer, so no work of ours
@@ -357,17 +383,51 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         process.nextTick(() => {
           marks.connecting = performance.now();
         });
-        raw.connect({ host: address, port, family });
+        raw.connect({ host: address, port: hop.port, family });
         send?.(raw);
       });
     };
 
-    const family = net.isIP(host);
+    /**
+     * CONNECT host:port on the proxy's connection; `then` once it answers 2xx (the tunnel stands: connected), a
+     * failure of reason connect otherwise (nothing reached the target).
+     */
+    const tunnel = (conn: net.Socket, via: ForwardProxy, then: () => void): void => {
+      let head = Buffer.alloc(0);
+      const onData = (chunk: Buffer): void => {
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        conn.removeListener('data', onData);
+        const status = /^HTTP\/1\.[01] (\d{3})([^\r\n]*)/.exec(head.subarray(0, end).toString('latin1'));
+        const code = Number(status?.[1] ?? 0);
+        if (code < 200 || code > 299) {
+          fail(
+            'connect',
+            `proxy ${via.label} refused the tunnel to ${url.host}: ${status ? `HTTP ${code}${status[2]}` : 'no HTTP answer'}`,
+          );
+          return;
+        }
+        marks.connected = performance.now();
+        then();
+      };
+      conn.on('data', onData);
+      conn.once('end', () => {
+        if (!marks.connected) fail('connect', `proxy ${via.label} closed the connection before the tunnel stood`);
+      });
+      conn.write(
+        `CONNECT ${host.includes(':') ? `[${host}]` : host}:${port} HTTP/1.1\r\nHost: ${host.includes(':') ? `[${host}]` : host}:${port}\r\n${
+          via.authorization ? `Proxy-Authorization: ${via.authorization}\r\n` : ''
+        }\r\n`,
+      );
+    };
+
+    const family = net.isIP(hop.host);
     if (family) {
       marks.resolved = t0;
-      connect(host, family);
+      connect(hop.host, family);
     } else {
-      lookup(host, (err, address, fam) => {
+      lookup(hop.host, (err, address, fam) => {
         if (settled) return;
         marks.resolved = performance.now();
         if (err) return fail('dns', `${(err as NodeJS.ErrnoException).code ?? err.name}: ${err.message}`);

@@ -1,3 +1,4 @@
+import { proxyFor } from '../client/proxy.js';
 import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import { type Exchange, METHODS, type Method } from '../openapi/types.js';
@@ -47,6 +48,19 @@ export async function preflight(
     );
   }
   const exchanges = METHODS.map((m) => answers[m]).filter((a): a is Exchange => !!a && !(a instanceof Error));
+  // Through a proxy, an answer with no JSON at all to both methods is most likely the proxy's (tinyproxy refuses
+  // wrong credentials with 401 text/html), not the API's: a configuration error that names the proxy.
+  const proxy = proxyFor(new URL(exchanges[0]?.url ?? 'http://invalid'));
+  if (
+    proxy &&
+    exchanges.length === METHODS.length &&
+    exchanges.every((ex) => ex.body === undefined && ex.httpStatus >= 400)
+  )
+    throw new UsageError(
+      redact(
+        `through proxy ${proxy.label}, ${targetLabel} answered saldo-user with HTTP ${exchanges.map((ex) => `${ex.httpStatus} ${ex.contentType || 'no content type'}`).join(' and ')}, not JSON: the proxy refused (check its credentials in HTTPS_PROXY/HTTP_PROXY, or NO_PROXY), or the target is not this API`,
+      ),
+    );
   const refusedOn = exchanges.filter((ex) => bodyOf(ex)?.ok === false).map((ex) => ex.method);
   if (refusedOn.length === METHODS.length) {
     const ex = exchanges[0] as Exchange;

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import cron from 'node-cron';
 import type { TlsOptions } from '../client/client.js';
+import { proxyProblem } from '../client/proxy.js';
 import type { Target } from '../client/target.js';
 import { readSecretFile, UsageError } from '../shared/config-file.js';
 import { baseUrl, get, isGiven, type Resolved, readAs } from '../shared/settings.js';
@@ -22,6 +23,8 @@ export interface ProbeTarget extends Target {
   jitterMs: number;
   /** How to trust it, when it is HTTPS. */
   tls?: TlsOptions;
+  /** Its forward proxy (`proxy_url`), whatever NO_PROXY says; else the environment's (src/client/proxy.ts). */
+  proxyUrl?: string;
 }
 
 export interface ProbeConfig {
@@ -78,6 +81,7 @@ export const PROBE_FILE_EXTRAS = {
         trx_id: { type: 'string', minLength: 1, maxLength: 64 },
         schedule: { type: 'string' },
         timeout: { type: 'string' },
+        proxy_url: { type: 'string', minLength: 1 },
         tls: {
           type: 'object',
           additionalProperties: false,
@@ -176,6 +180,8 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
           ...(t.tls.insecure_skip_verify ? { insecureSkipVerify: true } : {}),
         }
       : undefined;
+    const problem = t.proxy_url ? proxyProblem(t.proxy_url) : undefined;
+    if (problem) throw new UsageError(`${where}: proxy_url ${problem}`);
     targets.push({
       name: t.name,
       baseUrl: url,
@@ -188,6 +194,7 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
         where,
       ),
       ...(tls ? { tls } : {}),
+      ...(t.proxy_url ? { proxyUrl: t.proxy_url } : {}),
     });
   }
   const url = get.str(r, 'base-url');

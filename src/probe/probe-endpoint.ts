@@ -161,7 +161,7 @@ export function classify(
  */
 export async function probeEndpoint(
   api: ApiModel,
-  target: Pick<ProbeTarget, 'name' | 'baseUrl' | 'apiKey' | 'tls'>,
+  target: Pick<ProbeTarget, 'name' | 'baseUrl' | 'apiKey' | 'tls' | 'proxyUrl'>,
   endpoint: ReadOnlyEndpoint,
   opts: ProbeOptions,
 ): Promise<ProbeResult> {
@@ -177,6 +177,7 @@ export async function probeEndpoint(
     timeoutMs: opts.timeoutMs,
     bodyCap: opts.bodyCap,
     ...(target.tls ? { tls: target.tls } : {}),
+    ...(target.proxyUrl ? { proxy: target.proxyUrl } : {}),
   });
   // Judged after the socket events already due have run: other probes in flight take their timestamps first.
   await new Promise<void>((resolve) => setImmediate(resolve));

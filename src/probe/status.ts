@@ -2,6 +2,7 @@ import type { TlsInfo } from '../client/client.js';
 import { READ_ONLY_ENDPOINTS } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
 import type { ProbeTarget } from './config.js';
+import { PHASES } from './metrics.js';
 import type { ProbeResult } from './probe-endpoint.js';
 
 /** The last result of every probe, for /status (findings redacted). */
@@ -11,6 +12,8 @@ export interface StatusEntry {
   message?: string;
   httpStatus: number;
   durationMs: number;
+  /** Each phase of the request (dns, connect, tls, first_byte, body), in ms. */
+  phasesMs?: Record<string, number>;
   at: string;
   findings: unknown[];
   drift: unknown[];
@@ -37,6 +40,12 @@ export class StatusStore {
       ...(res.message ? { message: redact(res.message) } : {}),
       httpStatus: res.httpStatus,
       durationMs: Math.round(res.totalMs * 10) / 10,
+      phasesMs: Object.fromEntries(
+        Object.entries(PHASES).map(([key, name]) => [
+          name,
+          Math.round(res.phases[key as keyof typeof PHASES] * 10) / 10,
+        ]),
+      ),
       at: new Date(res.at * 1000).toISOString(),
       ...(res.tls ? { tls: tlsStatus(res.tls) } : {}),
       findings: redactValue(res.findings),
