@@ -10,7 +10,7 @@ import { ROOT, runCli } from './helpers.ts';
 
 describe('the h2h command line', () => {
   it('every command answers --help with its usage and each of its flags, all from the settings table', async () => {
-    assert.equal(COMMANDS.length, 8);
+    assert.equal(COMMANDS.length, 9);
     for (const entry of COMMANDS) {
       const cmd = await entry.load();
       const r = await runCli([cmd.name, '--help']);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -39,5 +39,40 @@ describe('the package: npm pack, installed in an empty folder', () => {
     const contract = run('npx', ['--no-install', 'h2h', 'contract'], app, 120_000);
     assert.equal(contract.code, 0, contract.out);
     assert.ok(existsSync(join(app, 'reports', 'contract-summary.json')), 'the reports are written in the folder');
+  });
+
+  it('`npm publish --dry-run` passes: MIT, not private, the files an installed copy needs and no test or scratch file', () => {
+    // npm 11 reads the registry even on a dry run (does the version exist?): an unreachable loopback registry, no
+    // retry, so that nothing leaves the machine. Scripts are skipped: dist/ is the build the other tests run.
+    const r = spawnSync(
+      npm,
+      ['publish', '--dry-run', '--json', '--ignore-scripts', '--registry', 'http://127.0.0.1:9/', '--fetch-retries=0'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, FORCE_COLOR: '0' } },
+    );
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    const report = JSON.parse(r.stdout) as Record<string, { files: { path: string }[] }>;
+    const files = (report['h2h-contract']?.files ?? []).map((f) => f.path);
+    for (const needed of ['LICENSE', 'dist/src/cli/main.js', 'openapi.yaml', 'package.json', 'README.md'])
+      assert.ok(files.includes(needed), `${needed} is published`);
+    const stray = files.filter((f) => /^(test|\.scratch|bench|\.ci|reports|src|suites)\//.test(f) || f.endsWith('.ts'));
+    assert.deepEqual(stray, [], 'no test, scratch, bench, report or TypeScript source file');
+    const warnings = r.stderr.split('\n').filter((l) => /^npm warn/i.test(l));
+    assert.deepEqual(
+      warnings.filter((l) => /private|licen[cs]e|auto-corrected|invalid|files|bin/i.test(l)),
+      [],
+      'no warning about the package itself',
+    );
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { license?: string; private?: boolean };
+    assert.equal(pkg.license, 'MIT');
+    assert.equal(pkg.private, undefined);
+    assert.match(
+      readFileSync(join(ROOT, 'openapi.yaml'), 'utf8'),
+      /^ {4}identifier: MIT$/m,
+      'the license openapi.yaml declares',
+    );
+    assert.match(
+      readFileSync(join(ROOT, 'LICENSE'), 'utf8'),
+      /^MIT License\n\nCopyright \(c\) 2026 the h2h-contract authors\n/,
+    );
   });
 });

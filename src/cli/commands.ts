@@ -53,6 +53,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'list what a change of openapi.yaml breaks for existing clients',
     load: async () => (await import('./diff.js')).diff,
   },
+  {
+    name: 'init',
+    summary: 'set up in one command: write h2h.config.yaml, probe.yaml and, with --ci, a CI job; never overwrite',
+    load: async () => (await import('./init.js')).init,
+  },
 ];
 
 /** Exit codes of every command. */
