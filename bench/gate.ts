@@ -1,11 +1,12 @@
 // Wall time of the full contract gate (`h2h contract`, embedded simulator, writes included), median of N runs,
 // beside a reference in the same process: the same scenarios and checks over node:http without Playwright.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runInProcess } from '../src/gate/in-process-runner.ts';
+import { REMOTE_CONCURRENCY } from '../src/gate/workers.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import { startSimulator } from '../src/simulator/server.ts';
@@ -34,6 +35,45 @@ async function randomPhase(examples: number): Promise<number> {
   const seconds = (performance.now() - t0) / 1000;
   await sim.close();
   return (4 * examples) / seconds;
+}
+
+/**
+ * The remote case (`tsx bench/gate.ts remote`): the simulator answering every request after 300 ms, as a provider
+ * in another country, and `h2h contract` read-only at a concurrency; wall time against the floor
+ * requests x latency / concurrency (the simulator counts the requests).
+ */
+async function remote(concurrency: number | undefined, latencyMs: number): Promise<{ ms: number; floorMs: number }> {
+  const sim = await startSimulator({ latencyMs });
+  const args = ['contract', '--base-url', sim.url, '--api-key', sim.apiKey, '--reports-dir', join(reports, 'remote')];
+  if (concurrency) args.push('--concurrency', String(concurrency));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const ms = performance.now() - t0;
+  const requests = [...sim.log.entries()].length;
+  await sim.close();
+  if (code !== 0) throw new Error(`remote gate run exited ${code}\n${err.slice(-2000)}`);
+  return { ms, floorMs: (requests * latencyMs) / (concurrency ?? REMOTE_CONCURRENCY) };
+}
+
+if (process.argv[2] === 'remote') {
+  const LATENCY = 300;
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  console.log(`machine: ${machineLine()}`);
+  for (const c of [undefined, 8]) {
+    const results: { ms: number; floorMs: number }[] = [];
+    for (let i = 0; i < runs; i++) results.push(await remote(c, LATENCY));
+    const wall = median(results.map((r) => r.ms));
+    const floor = median(results.map((r) => r.floorMs));
+    console.log(
+      `remote gate, ${LATENCY} ms per answer, --concurrency ${c ?? `${REMOTE_CONCURRENCY} (default)`}: median ${(wall / 1000).toFixed(1)} s over ${runs} runs [${results.map((r) => (r.ms / 1000).toFixed(1)).join(', ')}]; floor (requests x latency / concurrency) ${(floor / 1000).toFixed(1)} s; ratio ${(wall / floor).toFixed(2)}x`,
+    );
+  }
+  process.exit(0);
 }
 
 const gate: number[] = [];

@@ -15,7 +15,7 @@ import { httpSend } from '../src/gate/send-policy.js';
 import type { TargetData } from '../src/gate/target.js';
 import { discover } from '../src/gate/target.js';
 import { trxFactory } from '../src/gate/trx-ids.js';
-import { WORKERS } from '../src/gate/workers.js';
+import { concurrencyOf, invitePool } from '../src/gate/workers.js';
 
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
@@ -28,7 +28,7 @@ for (const m of cfg.msisdns) registerPhone(m);
 for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
 const plan = planRun(buildCatalogue(api), cfg);
 // The gate's pace is shared by the workers: each takes its part.
-const throttle = throttleOf(cfg.rateLimit ? cfg.rateLimit / WORKERS : undefined);
+const throttle = throttleOf(cfg.rateLimit ? cfg.rateLimit / concurrencyOf(cfg) : undefined);
 let newTrxId: (() => string) | undefined;
 /** The target's history read again after the run's own invites (once, by the invites' worker). */
 let rediscovered: Promise<TargetData> | undefined;
@@ -39,6 +39,8 @@ export interface Group {
   annotation: { type: string; description: string }[];
   /** Its scenarios wait for the run's own invites, and run on the history read again after them. */
   afterWrites?: true;
+  /** Invites a conformant API must refuse, and nothing else. */
+  refusals?: true;
 }
 
 /** The longest a scenario may take: every request at its timeout (a read once more) and its waits, plus settling. */
@@ -67,6 +69,7 @@ function group(key: string, entries: PlannedScenario[], afterWrites: boolean): G
       description: JSON.stringify(skippedResult(e, 'did not report', 'inconclusive')),
     })),
     ...(afterWrites ? { afterWrites: true as const } : {}),
+    ...(entries.every((e) => phase(e) === 'refusals ') ? { refusals: true as const } : {}),
   };
 }
 
@@ -123,7 +126,7 @@ export const test = base.extend<{ h2h: H2H }>({
           deps.data = await rediscovered;
         }
         let skipped = 0;
-        for (const entry of group.entries) {
+        const one = async (entry: PlannedScenario): Promise<void> => {
           const notRun = dataSkip(entry, deps.data, group.afterWrites);
           if (notRun !== undefined) {
             skipped++;
@@ -131,7 +134,7 @@ export const test = base.extend<{ h2h: H2H }>({
               body: JSON.stringify(skippedResult(entry, notRun.reason, notRun.status)),
               contentType: 'application/json',
             });
-            continue;
+            return;
           }
           await test.step(entry.scenario.title, async () => {
             const result = await executeScenario(entry, deps);
@@ -147,7 +150,15 @@ export const test = base.extend<{ h2h: H2H }>({
               .soft(result.lines, `${entry.scenario.title}\n${result.lines.map((l) => `  ${l}`).join('\n')}`)
               .toEqual([]);
           });
-        }
+        };
+        // Refusals charge nothing of a conformant API and read nothing another writes: several at a time (workers.ts).
+        const queue = [...group.entries];
+        const lanes = group.refusals ? invitePool(concurrencyOf(cfg)) : 1;
+        await Promise.all(
+          Array.from({ length: lanes }, async () => {
+            for (let entry = queue.shift(); entry; entry = queue.shift()) await one(entry);
+          }),
+        );
         test.skip(skipped === group.entries.length, 'no scenario of this test could judge (see the summary)');
       },
     });

@@ -4,6 +4,7 @@ import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { readSecretFile, UsageError } from '../shared/config-file.js';
 import { defaultNumber, get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
 import type { Kind } from './target.js';
+import { concurrencyOf } from './workers.js';
 
 /** A clause the team accepts as broken for now: reported as `warn`, not failed. */
 export interface Deviation {
@@ -42,6 +43,8 @@ export interface ContractConfig {
   grep?: string;
   /** The gate's own pace, requests per second over the whole run. @defaultValue unlimited */
   rateLimit?: number;
+  /** Requests in flight (Playwright workers); workers.ts gives the default. */
+  concurrency: number;
   /** Total time one request may wait out rate limits (429, 503 with Retry-After). @defaultValue 30000 */
   maxWaitMs: number;
   /** How long a read of what an invite wrote is tried again before a violation (INV-5, INV-6). @defaultValue 5000 */
@@ -166,6 +169,7 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
   const maxInvites = get.num(r, 'max-invites');
   const trx = get.str(r, 'trx-id');
   const rate = get.num(r, 'rate-limit');
+  const concurrency = get.num(r, 'concurrency');
   const seed = get.num(r, 'seed');
   const grep = get.str(r, 'grep');
   const baselineFile = get.str(r, 'baseline');
@@ -196,6 +200,11 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     ...(seed !== undefined ? { seed } : {}),
     examples: get.num(r, 'examples') ?? defaultNumber('examples'),
     ...(rate ? { rateLimit: rate } : {}),
+    // Fixed here, before the embedded simulator gives the run a base URL.
+    concurrency: concurrencyOf({
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+    }),
     maxWaitMs: get.num(r, 'max-wait') ?? defaultNumber('max-wait'),
     settleMs: get.num(r, 'settle') ?? defaultNumber('settle'),
     ...(known?.length ? { knownStatuses: known } : {}),

@@ -3,7 +3,17 @@ import parseDuration from 'parse-duration';
 import { readYamlFile, UsageError, validateConfig } from './config-file.js';
 
 /** The commands of the CLI, by name. */
-export const COMMAND_NAMES = ['contract', 'replay', 'probe', 'mock', 'validate', 'docs', 'lint', 'diff'] as const;
+export const COMMAND_NAMES = [
+  'contract',
+  'replay',
+  'probe',
+  'mock',
+  'validate',
+  'docs',
+  'lint',
+  'diff',
+  'init',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /**
@@ -229,6 +239,16 @@ export const SETTINGS: readonly Setting[] = [
     commands: TARGET,
     file: 'rate_limit',
     help: "the gate's own pace over the whole run, e.g. 10/s or 600/m (default: unpaced)",
+  },
+  {
+    flag: 'concurrency',
+    arg: 'N',
+    type: 'integer',
+    min: 1,
+    max: 64,
+    commands: ['contract'],
+    file: 'concurrency',
+    help: 'requests in flight against the target, whatever the CPU count (default 4 against a target, 2 against the embedded simulator); --rate-limit and the invite order still hold',
   },
   {
     flag: 'max-wait',
@@ -499,6 +519,20 @@ export const SETTINGS: readonly Setting[] = [
     type: 'path',
     commands: ['mock'],
     help: 'and its private key',
+  },
+  {
+    flag: 'ci',
+    type: 'enum',
+    values: ['github', 'gitlab'],
+    env: null,
+    commands: ['init'],
+    help: 'also write a CI job that runs the gate: .github/workflows/h2h-contract.yml or .gitlab-ci.yml',
+  },
+  {
+    flag: 'base-url',
+    type: 'url',
+    commands: ['init'],
+    help: "your API's base URL: probe.yaml's target and, commented out, the gate's (absent: a placeholder to edit)",
   },
 ];
 
