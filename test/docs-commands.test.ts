@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMAND_NAMES, type CommandName, settingsOf } from '../src/shared/settings.ts';
 import { BOUNDARY_FAULTS, CONTRACT_FAULTS, type Fault, GENERATED_FAULTS } from '../src/simulator/faults.ts';
-import { ROOT } from './helpers.ts';
+import { ROOT, words } from './helpers.ts';
 
 // What README.md and docs/ tell a reader to run must run: every `h2h` command line in them names a command and
 // only flags that command has (with a value where the flag takes one), every `npm run` script exists, and every
@@ -14,17 +14,6 @@ const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/
   f.endsWith('.md'),
 );
 const text = (page: string): string => readFileSync(join(ROOT, page), 'utf8');
-
-/** Shell-like words of a command line: quotes kept together, comments and what follows a pipe dropped. */
-function words(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.replace(/\s#.*$/, '').matchAll(/'[^']*'|"[^"]*"|\S+/g)) {
-    const w = m[0];
-    if (['|', '&&', ';', '>', '&', '||'].includes(w) || w.startsWith('>')) break;
-    out.push(w.replace(/^['"]|['"]$/g, ''));
-  }
-  return out;
-}
 
 /** Every `h2h COMMAND ...` in the code blocks and inline code of a page, with where it is. */
 function commandLines(page: string): { where: string; argv: string[] }[] {

@@ -315,3 +315,14 @@ export function probeConfigOf(argv: string[], env: NodeJS.ProcessEnv = {}): Prob
     env,
   );
 }
+
+/** Shell-like words of a command line: quotes kept together, comments and what follows a pipe dropped. */
+export function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.replace(/\s#.*$/, '').matchAll(/'[^']*'|"[^"]*"|\S+/g)) {
+    const w = m[0];
+    if (['|', '&&', ';', '>', '&', '||'].includes(w) || w.startsWith('>')) break;
+    out.push(w.replace(/^['"]|['"]$/g, ''));
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import { PROBE_FILE_EXTRAS } from '../src/probe/config.ts';
 import { refuseKeyInFile } from '../src/redact.ts';
 import { COMMAND_NAMES, type CommandName, resolveSettings, settingsOf } from '../src/shared/settings.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { NO_TARGET_ENV, runCli } from './helpers.ts';
+import { NO_TARGET_ENV, runCli, words } from './helpers.ts';
 
 // `h2h init` in empty folders, as a user runs it; then the commands it wrote, run as written.
 
@@ -22,17 +22,6 @@ function emptyFolder(): string {
 }
 const read = (dir: string, path: string): string => readFileSync(join(dir, path), 'utf8');
 const ALL = [INIT_FILES.gate, INIT_FILES.probe, INIT_FILES.github, INIT_FILES.gitlab];
-
-/** Shell-like words of a command line (as test/docs-commands.test.ts reads them). */
-function words(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.replace(/\s#.*$/, '').matchAll(/'[^']*'|"[^"]*"|\S+/g)) {
-    const w = m[0];
-    if (['|', '&&', ';', '>', '&', '||'].includes(w) || w.startsWith('>')) break;
-    out.push(w.replace(/^['"]|['"]$/g, ''));
-  }
-  return out;
-}
 
 /**
  * Checks every `h2h COMMAND ...` (bare, or after `npx [--yes] [--package P]`) among the lines: the command exists,

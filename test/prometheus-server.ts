@@ -25,6 +25,18 @@ export interface PrometheusServer {
   stop(): Promise<void>;
 }
 
+/** A scrape config for one h2h probe at `probeHost` (host:port), every second, with monitoring/alerts.yml. */
+export function probeScrapeConfig(alertsFile: string, probeHost: string): string {
+  return [
+    'global: {scrape_interval: 1s, evaluation_interval: 1s}',
+    `rule_files: ['${alertsFile}']`,
+    'scrape_configs:',
+    '  - job_name: h2h-probe',
+    `    static_configs: [{targets: ['${probeHost}']}]`,
+    '',
+  ].join('\n');
+}
+
 export async function startPrometheus(configYaml: string): Promise<PrometheusServer> {
   const dir = mkdtempSync(join(tmpdir(), 'h2h-prom-'));
   const config = join(dir, 'prometheus.yml');

@@ -6,7 +6,7 @@ import { READ_ONLY_ENDPOINTS } from '../src/openapi/types.ts';
 import { REFERENCE } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { ROOT, type Running, startProbe } from './helpers.ts';
-import { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
+import { type PrometheusServer, probeScrapeConfig, startPrometheus } from './prometheus-server.ts';
 
 describe('end to end: simulator, probe and a real Prometheus', () => {
   let sim: Simulator;
@@ -24,16 +24,7 @@ describe('end to end: simulator, probe and a real Prometheus', () => {
     );
     sim = await startSimulator();
     probe = await startProbe(sim, ['--name', 'sim']);
-    prom = await startPrometheus(
-      [
-        'global: {scrape_interval: 1s, evaluation_interval: 1s}',
-        `rule_files: ['${join(ROOT, 'monitoring', 'alerts.yml')}']`,
-        'scrape_configs:',
-        '  - job_name: h2h-probe',
-        `    static_configs: [{targets: ['${new URL(probe.url).host}']}]`,
-        '',
-      ].join('\n'),
-    );
+    prom = await startPrometheus(probeScrapeConfig(join(ROOT, 'monitoring', 'alerts.yml'), new URL(probe.url).host));
   });
 
   after(async () => {
@@ -107,16 +98,7 @@ describe("end to end: the provider's reading drifts, the probe's info metric and
     // that differs in one observable knob: the Content-Type of its answers (charset -> plain).
     sim = await startSimulator();
     probe = await startProbe(sim, ['--name', 'provider']);
-    prom = await startPrometheus(
-      [
-        'global: {scrape_interval: 1s, evaluation_interval: 1s}',
-        `rule_files: ['${join(ROOT, 'monitoring', 'alerts.yml')}']`,
-        'scrape_configs:',
-        '  - job_name: h2h-probe',
-        `    static_configs: [{targets: ['${new URL(probe.url).host}']}]`,
-        '',
-      ].join('\n'),
-    );
+    prom = await startPrometheus(probeScrapeConfig(join(ROOT, 'monitoring', 'alerts.yml'), new URL(probe.url).host));
   });
 
   after(async () => {
