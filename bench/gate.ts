@@ -9,6 +9,7 @@ import { runInProcess } from '../src/gate/in-process-runner.ts';
 import { REMOTE_CONCURRENCY } from '../src/gate/workers.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
+import { mostInFlight } from '../src/simulator/request-log.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { BIN, machineLine, median } from './machine.ts';
 
@@ -42,7 +43,10 @@ async function randomPhase(examples: number): Promise<number> {
  * in another country, and `h2h contract` read-only at a concurrency; wall time against the floor
  * requests x latency / concurrency (the simulator counts the requests).
  */
-async function remote(concurrency: number | undefined, latencyMs: number): Promise<{ ms: number; floorMs: number }> {
+async function remote(
+  concurrency: number | undefined,
+  latencyMs: number,
+): Promise<{ ms: number; floorMs: number; most: number }> {
   const sim = await startSimulator({ latencyMs });
   const args = ['contract', '--base-url', sim.url, '--api-key', sim.apiKey, '--reports-dir', join(reports, 'remote')];
   if (concurrency) args.push('--concurrency', String(concurrency));
@@ -54,10 +58,12 @@ async function remote(concurrency: number | undefined, latencyMs: number): Promi
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const ms = performance.now() - t0;
-  const requests = [...sim.log.entries()].length;
+  const requests = sim.log.length;
+  // The bound itself, as the target saw it.
+  const most = mostInFlight(sim.log);
   await sim.close();
   if (code !== 0) throw new Error(`remote gate run exited ${code}\n${err.slice(-2000)}`);
-  return { ms, floorMs: (requests * latencyMs) / (concurrency ?? REMOTE_CONCURRENCY) };
+  return { ms, floorMs: (requests * latencyMs) / (concurrency ?? REMOTE_CONCURRENCY), most };
 }
 
 if (process.argv[2] === 'remote') {
@@ -65,12 +71,12 @@ if (process.argv[2] === 'remote') {
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   console.log(`machine: ${machineLine()}`);
   for (const c of [undefined, 8]) {
-    const results: { ms: number; floorMs: number }[] = [];
+    const results: { ms: number; floorMs: number; most: number }[] = [];
     for (let i = 0; i < runs; i++) results.push(await remote(c, LATENCY));
     const wall = median(results.map((r) => r.ms));
     const floor = median(results.map((r) => r.floorMs));
     console.log(
-      `remote gate, ${LATENCY} ms per answer, --concurrency ${c ?? `${REMOTE_CONCURRENCY} (default)`}: median ${(wall / 1000).toFixed(1)} s over ${runs} runs [${results.map((r) => (r.ms / 1000).toFixed(1)).join(', ')}]; floor (requests x latency / concurrency) ${(floor / 1000).toFixed(1)} s; ratio ${(wall / floor).toFixed(2)}x`,
+      `remote gate, ${LATENCY} ms per answer, --concurrency ${c ?? `${REMOTE_CONCURRENCY} (default)`}: median ${(wall / 1000).toFixed(1)} s over ${runs} runs [${results.map((r) => (r.ms / 1000).toFixed(1)).join(', ')}]; floor (requests x latency / concurrency) ${(floor / 1000).toFixed(1)} s; ratio ${(wall / floor).toFixed(2)}x; most in flight at the target ${Math.max(...results.map((r) => r.most))}`,
     );
   }
   process.exit(0);

@@ -7,7 +7,8 @@ import { configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
 import { type EffectiveConfig, readRunFile } from '../src/gate/handover.js';
 import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src/gate/plan.js';
-import { runDeps, throttleOf } from '../src/gate/run-deps.js';
+import { paceClient } from '../src/gate/pace.js';
+import { runDeps } from '../src/gate/run-deps.js';
 import { executeScenario } from '../src/gate/run-scenario.js';
 import type { Area } from '../src/gate/scenario.js';
 import { skippedResult } from '../src/gate/scenario-result.js';
@@ -15,7 +16,7 @@ import { httpSend } from '../src/gate/send-policy.js';
 import type { TargetData } from '../src/gate/target.js';
 import { discover } from '../src/gate/target.js';
 import { trxFactory } from '../src/gate/trx-ids.js';
-import { concurrencyOf, invitePool } from '../src/gate/workers.js';
+import { concurrencyOf } from '../src/gate/workers.js';
 
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
@@ -27,8 +28,8 @@ registerSecret(apiKey);
 for (const m of cfg.msisdns) registerPhone(m);
 for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
 const plan = planRun(buildCatalogue(api), cfg);
-// The gate's pace is shared by the workers: each takes its part.
-const throttle = throttleOf(cfg.rateLimit ? cfg.rateLimit / concurrencyOf(cfg) : undefined);
+// Every request of every worker takes its turn at the run's one pace, served by the global setup (pace.ts).
+const pace = run ? paceClient(run.pacePort) : undefined;
 let newTrxId: (() => string) | undefined;
 /** The target's history read again after the run's own invites (once, by the invites' worker). */
 let rediscovered: Promise<TargetData> | undefined;
@@ -39,8 +40,8 @@ export interface Group {
   annotation: { type: string; description: string }[];
   /** Its scenarios wait for the run's own invites, and run on the history read again after them. */
   afterWrites?: true;
-  /** Invites a conformant API must refuse, and nothing else. */
-  refusals?: true;
+  /** None of its scenarios writes: they may run side by side, as many as the run's concurrency. */
+  parallel?: true;
 }
 
 /** The longest a scenario may take: every request at its timeout (a read once more) and its waits, plus settling. */
@@ -56,6 +57,13 @@ function phase(entry: PlannedScenario): string {
   return use.writes === 0 ? 'refusals ' : entry.form === 'safe' ? 'safe ' : 'writes ';
 }
 
+/**
+ * Whether a planned scenario sends invites that a conformant API carries out. Those run one at a time, in plan
+ * order; everything else (reads, refusals, safe forms) charges nothing of a conformant API and reads nothing
+ * another writes, and the ledger admits each invite before it goes, so it may run side by side.
+ */
+const writes = (e: PlannedScenario): boolean => e.form === 'write' && (e.scenario.invite?.writes ?? 0) > 0;
+
 /** Whether a planned scenario waits for the run's own invites (plan.ts, runsAfterWrites). */
 const waits = (e: PlannedScenario): boolean => run !== undefined && runsAfterWrites(e, run.data, plan);
 
@@ -69,7 +77,7 @@ function group(key: string, entries: PlannedScenario[], afterWrites: boolean): G
       description: JSON.stringify(skippedResult(e, 'did not report', 'inconclusive')),
     })),
     ...(afterWrites ? { afterWrites: true as const } : {}),
-    ...(entries.every((e) => phase(e) === 'refusals ') ? { refusals: true as const } : {}),
+    ...(entries.every((e) => !writes(e)) ? { parallel: true as const } : {}),
   };
 }
 
@@ -91,8 +99,14 @@ export function groupsFor(area: Area): Group[] {
       const key = `after writes ${e.scenario.area} ${e.scenario.endpoint} ${e.scenario.methods.join('+')}`;
       later.set(key, [...(later.get(key) ?? []), e]);
     }
+  // In plan order (refusals, safe forms, writes), and within a phase the tests with the fewest scenarios first:
+  // they cannot spread over lanes, so they run while the others still fill the slots, and the run does not end
+  // on one scenario sending its requests one after another.
+  const phases = ['', 'refusals ', 'safe ', 'writes '];
+  const rank = (g: Group): number => phases.indexOf(phase(g.entries[0] as PlannedScenario));
+  const size = (g: Group): number => (g.parallel ? g.entries.length : 0);
   return [
-    ...[...groups].map(([key, entries]) => group(key, entries, false)),
+    ...[...groups].map(([key, entries]) => group(key, entries, false)).sort((a, b) => rank(a) - rank(b) || size(a) - size(b)),
     ...[...later].map(([key, entries]) => group(key, entries, true)),
   ];
 }
@@ -115,7 +129,7 @@ export const test = base.extend<{ h2h: H2H }>({
     const deps = runDeps(api, target, run.data, raw, newTrxId, {
       ...cfg,
       ledgerFile: run.ledgerFile,
-      ...(throttle ? { throttle } : {}),
+      ...(pace ? { pace } : {}),
       failuresDir: join(cfg.reportsDir, 'failures'),
     });
     await use({
@@ -151,9 +165,9 @@ export const test = base.extend<{ h2h: H2H }>({
               .toEqual([]);
           });
         };
-        // Refusals charge nothing of a conformant API and read nothing another writes: several at a time (workers.ts).
+        // Side by side where nothing writes: the run's pace holds the requests in flight to --concurrency.
         const queue = [...group.entries];
-        const lanes = group.refusals ? invitePool(concurrencyOf(cfg)) : 1;
+        const lanes = group.parallel ? concurrencyOf(cfg) : 1;
         await Promise.all(
           Array.from({ length: lanes }, async () => {
             for (let entry = queue.shift(); entry; entry = queue.shift()) await one(entry);

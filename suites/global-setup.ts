@@ -10,10 +10,11 @@ import { nearMissKeys } from '../src/gate/generators/cases.js';
 import { type EffectiveConfig, writeRunFile } from '../src/gate/handover.js';
 import { planRun } from '../src/gate/plan.js';
 import { preflight } from '../src/gate/preflight.js';
-import { throttleOf } from '../src/gate/run-deps.js';
+import { localPace, servePace } from '../src/gate/pace.js';
 import { httpSend } from '../src/gate/send-policy.js';
 import { discover } from '../src/gate/target.js';
 import { newRunId, newSeed } from '../src/gate/trx-ids.js';
+import { concurrencyOf } from '../src/gate/workers.js';
 
 /**
  * Once per run (a composition root, like the CLI): start the embedded simulator when no base URL is given,
@@ -58,10 +59,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   rmSync(join(cfg.reportsDir, 'failures'), { recursive: true, force: true });
   const targetLabel = given.baseUrl ? redact(given.baseUrl) : '(embedded simulator)';
   const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
-  const policy = {
-    maxWaitMs: cfg.maxWaitMs,
-    ...(throttleOf(cfg.rateLimit) ? { throttle: throttleOf(cfg.rateLimit) } : {}),
-  };
+  // The run's one pace: the requests here, then every worker's, which ask it for their turn (pace.ts).
+  const pace = localPace({ concurrency: concurrencyOf(cfg), rate: cfg.rateLimit });
+  const policy = { maxWaitMs: cfg.maxWaitMs, pace };
   try {
     const { saldo, refusedOn } = await preflight(raw, policy, apiKey, targetLabel);
     if (refusedOn.length)
@@ -72,7 +72,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       `h2h contract: seed ${cfg.seed} (--seed ${cfg.seed} generates the same cases again), ${cfg.examples} examples`,
     );
     const data = await discover(raw, policy, { ...cfg, apiKey });
-    const { remove } = writeRunFile({ config: cfg, targetLabel, data, runId: newRunId() });
+    const served = await servePace(pace);
+    const stop = close;
+    close = async () => {
+      await served.close();
+      await stop();
+    };
+    const { remove } = writeRunFile({ config: cfg, targetLabel, data, runId: newRunId(), pacePort: served.port });
     const plan = planRun(buildCatalogue(loadApiModel()), cfg);
     const skippedByCap = plan.entries.filter((e) => e.skip?.startsWith('over the invite cap')).length;
     if (cfg.allowWrites) {

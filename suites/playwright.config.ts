@@ -2,14 +2,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { configFromEnv } from '../src/gate/config.js';
-import { concurrencyOf, invitePool } from '../src/gate/workers.js';
+import { concurrencyOf, workersOf } from '../src/gate/workers.js';
 
 // The contract gate. `h2h contract` resolves and validates the config and passes it in H2H_CONTRACT_CONFIG;
 // `npx playwright test` resolves it here from the same H2H_* environment (src/gate/handover.ts lists them).
 const cfg = configFromEnv();
 const reports = cfg.reportsDir;
-const concurrency = concurrencyOf(cfg);
-const pool = invitePool(concurrency);
 // Built, this file is dist/suites/playwright.config.js beside the JavaScript suites; in development, the TypeScript.
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -20,8 +18,8 @@ export default defineConfig({
   outputDir: join(reports, 'test-results'),
   globalSetup: here(`./global-setup${ext}`),
   fullyParallel: true,
-  // One request at a time per worker: the workers are the requests in flight (--concurrency).
-  workers: concurrency,
+  // The requests in flight are held to --concurrency by the run's pace, not by the number of workers (workers.ts).
+  workers: workersOf(concurrencyOf(cfg)),
   // Never retried by Playwright: a read is tried once more inside the gate's sender, an invite never.
   retries: 0,
   // Each test sets its own timeout from its scenarios (suites/fixtures.ts); this is the floor.
@@ -41,8 +39,6 @@ export default defineConfig({
       name: 'reads',
       testMatch: `**/*.spec${ext}`,
       testIgnore: /invite\.spec\.[jt]s$/,
-      // When the invite worker runs its refusals several at a time, the reads keep to the rest.
-      ...(pool > 1 ? { workers: concurrency - pool } : {}),
     },
   ],
   use: {

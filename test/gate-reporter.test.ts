@@ -53,6 +53,7 @@ describe('the summary reporter', () => {
       targetLabel: 't',
       data: { seen: 0 },
       runId: 'R',
+      pacePort: 0,
     });
     try {
       reporter.onBegin();

@@ -18,6 +18,7 @@ import {
   type Reading,
 } from '../src/simulator/legal.ts';
 import { refusalWord } from '../src/simulator/present.ts';
+import { mostInFlight } from '../src/simulator/request-log.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { gateInProcess, NO_TARGET_ENV, runCli, violated, writeTargetFlags } from './helpers.ts';
 
@@ -208,6 +209,20 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
       );
       assert.equal(r.summary?.rateLimits.waits, 0);
     });
+  });
+
+  it('--concurrency holds the requests in flight to it across every worker, and the run reaches it', async () => {
+    // The coverage phase sends its cases in batches (8 reads, 4 invites at a time) from every worker at once: the
+    // run's one pace still lets no more than 3 reach the target together.
+    const sim = await startSimulator({ latencyMs: 20 });
+    try {
+      const r = await gateAgainst(sim, ['--concurrency', '3', '--grep', 'coverage of (msisdn|limit|trx_id)']);
+      assert.equal(r.code, 0, r.console.slice(-3000));
+      assert.ok(sim.log.length > 200, `${sim.log.length} requests`);
+      assert.equal(mostInFlight(sim.log), 3);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('a write that shows later than its lag passes INV-6 within --settle, and fails INV-6 past it', async () => {

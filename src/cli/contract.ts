@@ -7,9 +7,9 @@ import { compareToBaseline, readBaseline } from '../gate/baseline.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
 import { CONTRACT_FILE_EXTRAS, type ContractConfig, resolveContractConfig } from '../gate/config.js';
 import { configEnv } from '../gate/handover.js';
+import { localPace } from '../gate/pace.js';
 import { planRun } from '../gate/plan.js';
 import { preflight } from '../gate/preflight.js';
-import { throttleOf } from '../gate/run-deps.js';
 import { httpSend } from '../gate/send-policy.js';
 import { type ContractSummary, exitCodeOf, summaryMarkdown } from '../gate/summary.js';
 import { newSeed } from '../gate/trx-ids.js';
@@ -73,8 +73,7 @@ unreachable target or a key refused on GET and POST, 3 internal error, 4 inconcl
     const plan = planRun(buildCatalogue(loadApiModel()), { ...cfg, maxInvites: cfg.maxInvites ?? 0 });
     if (plan.entries.length === 0) throw new UsageError(`--grep '${cfg.grep}' matches no scenario`);
     if (cfg.baseUrl) {
-      const throttle = throttleOf(cfg.rateLimit);
-      const policy = { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) };
+      const policy = { maxWaitMs: cfg.maxWaitMs, pace: localPace({ rate: cfg.rateLimit }) };
       await preflight(httpSend(cfg.baseUrl, cfg.timeoutMs), policy, cfg.apiKey ?? '', redact(cfg.baseUrl));
     }
     // Read before the run: the baseline may be the very contract-summary.json this run replaces.

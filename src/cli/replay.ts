@@ -5,13 +5,15 @@ import { fillPlaceholders, loadFailures } from '../gate/failures.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
 import { judgeCase } from '../gate/generators/judge-case.js';
 import { NotSent } from '../gate/invite-ledger.js';
-import { runDeps, throttleOf } from '../gate/run-deps.js';
+import { localPace } from '../gate/pace.js';
+import { runDeps } from '../gate/run-deps.js';
 import { executeScenario } from '../gate/run-scenario.js';
 import { findingLines } from '../gate/scenario-result.js';
-import { httpSend, type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
+import { httpSend, MaybeCarriedOut, RateLimited, type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
 import { discover } from '../gate/target.js';
 import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
+import type { Exchange } from '../openapi/types.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
 import { defaultNumber } from '../shared/settings.js';
 import { startEmbedded } from '../simulator/embedded.js';
@@ -51,14 +53,14 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
       for (const k of nearMissKeys(target.apiKey)) registerSecret(k.value);
       const api = loadApiModel();
       const raw = httpSend(target.baseUrl, cfg.timeoutMs);
-      const throttle = throttleOf(cfg.rateLimit);
-      const policy: SendPolicy = { maxWaitMs: cfg.maxWaitMs, ...(throttle ? { throttle } : {}) };
+      const pace = localPace({ rate: cfg.rateLimit });
+      const policy: SendPolicy = { maxWaitMs: cfg.maxWaitMs, pace };
       const data = await discover(raw, policy, target);
       const newTrxId = trxFactory(`${newRunId()}R`);
       const deps = runDeps(api, target, data, raw, newTrxId, {
         ...cfg,
         maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? defaultNumber('max-invites'),
-        ...(throttle ? { throttle } : {}),
+        pace,
         seed: 0,
       });
       const { ledger } = deps;
@@ -106,15 +108,31 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
           io.out(`NOT SENT     ${path}: ${c.label}: an invite that could be charged needs --allow-writes`);
           continue;
         }
+        const invite = c.endpoint === 'invite-member';
+        const intent = c.intent ?? { expect: 'refusal' as const, clause: 'used-trx' as const };
+        const trx = String(c.params.trx_id);
         try {
-          if (c.endpoint === 'invite-member')
-            ledger.admit(c.intent ?? { expect: 'refusal', clause: 'used-trx' }, String(c.params.trx_id));
+          if (invite) ledger.admit(intent, trx);
         } catch (err) {
           if (!(err instanceof NotSent)) throw err;
           io.out(`NOT SENT     ${path}: ${c.label}: ${err.message}`);
           continue;
         }
-        const ex = await sendUnderPolicy(raw, c.endpoint, c.method, c.params, policy, { flaky: [], waits: [] });
+        let ex: Exchange;
+        try {
+          ex = await sendUnderPolicy(raw, c.endpoint, c.method, c.params, policy, { flaky: [], waits: [] });
+        } catch (err) {
+          // Only a 429 says an invite was not carried out; anything else may have been charged.
+          if (invite)
+            ledger.settle(
+              intent,
+              trx,
+              err instanceof RateLimited && !(err instanceof MaybeCarriedOut) ? 'refused' : 'unknown',
+            );
+          throw err;
+        }
+        if (invite)
+          ledger.settle(intent, trx, (ex.body as { ok?: unknown } | undefined)?.ok === true ? 'accepted' : 'refused');
         const { findings } = judgeCase(api, c, ex);
         if (findings.length === 0) {
           fixed++;

@@ -3,8 +3,9 @@ import type { ClauseId, Drift, Finding } from '../openapi/types.js';
 import { defaultNumber } from '../shared/settings.js';
 import { buildCatalogue } from './catalogue/index.js';
 import type { Deviation } from './config.js';
+import { localPace } from './pace.js';
 import { dataSkip, planRun, runsAfterWrites } from './plan.js';
-import { runDeps, throttleOf } from './run-deps.js';
+import { runDeps } from './run-deps.js';
 import { executeScenario } from './run-scenario.js';
 import type { Scenario } from './scenario.js';
 import { type ScenarioResult, skippedResult } from './scenario-result.js';
@@ -53,9 +54,9 @@ export async function runInProcess(
   opts: InProcessOptions,
 ): Promise<RunResult> {
   const raw = httpSend(target.baseUrl, opts.timeoutMs);
-  const throttle = throttleOf(opts.rateLimit);
+  const pace = localPace({ rate: opts.rateLimit });
   const maxWaitMs = opts.maxWaitMs ?? defaultNumber('max-wait');
-  const policy: SendPolicy = { maxWaitMs, ...(throttle ? { throttle } : {}) };
+  const policy: SendPolicy = { maxWaitMs, pace };
   const data = await discover(raw, policy, target);
   const plan = planRun(buildCatalogue(api), {
     allowWrites: target.allowWrites,
@@ -66,7 +67,7 @@ export async function runInProcess(
   const deps = runDeps(api, target, data, raw, trxFactory(newRunId()), {
     maxInvites: opts.maxInvites,
     maxWaitMs,
-    ...(throttle ? { throttle } : {}),
+    pace,
     settleMs: opts.settleMs ?? defaultNumber('settle'),
     deviations: opts.deviations ?? [],
     strict: opts.strict ?? false,

@@ -39,6 +39,11 @@ interface LedgerState {
   cap: number;
   /** Invites that were, or may have been, charged. */
   charged: number;
+  /**
+   * Invites a conformant API must refuse that are out and not answered yet: each may still be charged, so the cap
+   * counts them until their answer says otherwise (refusals go side by side).
+   */
+  pending?: number;
   /** trx_ids whose invite got no answer: never sent again. */
   unknown: string[];
   /** Classes whose refusal was accepted: they send no more invites that could be charged. */
@@ -85,8 +90,9 @@ export class NotSent extends Error {
  * The run's invite budget (`--max-invites`). Every invite a conformant API would carry out counts when sent;
  * an invite a conformant API must refuse counts only if it is accepted, or if no answer came; once the cap is
  * reached nothing that could be charged goes out. A trx_id whose invite got no answer is never sent again,
- * and a class whose refusal was accepted sends no more. Kept in a file so that a new Playwright worker (one
- * starts after every failed test) continues the same count; every invite runs in one worker, in order.
+ * and a class whose refusal was accepted sends no more. Refusals go side by side: each counts against the cap
+ * while it is out, until its answer says it was refused. Kept in a file so that a new Playwright worker (one
+ * starts after every failed test) continues the same count; every invite runs in one worker.
  */
 export class InviteLedger {
   private state: LedgerState;
@@ -99,6 +105,10 @@ export class InviteLedger {
     if (file) {
       try {
         this.state = JSON.parse(readFileSync(file, 'utf8')) as LedgerState;
+        // Refusals still out when the ledger was last written were cut off (a test that timed out): their
+        // answers will never be read here, so they may have been charged.
+        this.state.charged += this.state.pending ?? 0;
+        this.state.pending = 0;
       } catch {
         this.save();
       }
@@ -133,9 +143,10 @@ export class InviteLedger {
 
   /** Throws NotSent unless `count` more invites could all be charged without passing the cap. */
   admitRoom(count: number): void {
-    if (this.state.charged + count > this.state.cap)
+    const out = this.state.pending ?? 0;
+    if (this.state.charged + out + count > this.state.cap)
       throw new NotSent(
-        `the invite cap is reached (${this.state.charged} of --max-invites ${this.state.cap} may have been charged)`,
+        `the invite cap is reached (${this.state.charged} of --max-invites ${this.state.cap} may have been charged${out ? `, ${out} more still unanswered` : ''})`,
         'cap',
       );
   }
@@ -147,10 +158,9 @@ export class InviteLedger {
   admit(intent: InviteIntent, trxId: string | undefined, count = 1): void {
     this.ensureAllowed(intent, trxId);
     this.admitRoom(count);
-    if (intent.expect === 'success') {
-      this.state.charged += count;
-      this.save();
-    }
+    if (intent.expect === 'success') this.state.charged += count;
+    else this.state.pending = (this.state.pending ?? 0) + count;
+    this.save();
   }
 
   /**
@@ -187,9 +197,10 @@ export class InviteLedger {
     this.save();
   }
 
-  /** Records what became of an admitted invite. */
+  /** Records what became of an admitted invite (each once). */
   settle(intent: InviteIntent, trxId: string | undefined, outcome: InviteOutcome): void {
     if (outcome === 'unknown' && trxId !== undefined) this.state.unknown.push(trxId);
+    if (intent.expect === 'refusal') this.state.pending = Math.max(0, (this.state.pending ?? 0) - 1);
     if (intent.expect === 'refusal' && outcome !== 'refused') {
       this.state.charged += 1;
       if (outcome === 'accepted' && !this.state.closed.includes(intent.clause)) this.state.closed.push(intent.clause);

@@ -1,7 +1,7 @@
 import type { ApiModel } from '../openapi/load.js';
-import { TokenBucket } from '../shared/token-bucket.js';
 import type { Deviation } from './config.js';
 import { InviteLedger } from './invite-ledger.js';
+import type { Pace } from './pace.js';
 import type { RawSend, SendPolicy } from './send-policy.js';
 import type { GateTarget, TargetData } from './target.js';
 
@@ -31,8 +31,8 @@ export interface RunSettings {
   /** The ledger's file, shared by the processes of one run; in memory when absent. */
   ledgerFile?: string;
   maxWaitMs: number;
-  /** Requests per second over the run; `throttle` may be shared (the Playwright workers each take a part). */
-  throttle?: TokenBucket;
+  /** The run's pace (`--concurrency`, `--rate-limit`), shared by everything that sends in the run. */
+  pace?: Pace;
   settleMs: number;
   deviations?: readonly Deviation[];
   strict?: boolean;
@@ -52,7 +52,7 @@ export function runDeps(
   newTrxId: () => string,
   s: RunSettings,
 ): RunDeps {
-  const policy: SendPolicy = { maxWaitMs: s.maxWaitMs, ...(s.throttle ? { throttle: s.throttle } : {}) };
+  const policy: SendPolicy = { maxWaitMs: s.maxWaitMs, ...(s.pace ? { pace: s.pace } : {}) };
   return {
     api,
     target,
@@ -69,9 +69,4 @@ export function runDeps(
     generation: { seed: s.seed, examples: s.examples },
     ...(s.failuresDir ? { failures: { dir: s.failuresDir, baseUrl: target.baseUrl } } : {}),
   };
-}
-
-/** A throttle for a rate in requests per second, or none. */
-export function throttleOf(rate: number | undefined): TokenBucket | undefined {
-  return rate ? new TokenBucket(rate, 1) : undefined;
 }

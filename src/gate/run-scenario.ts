@@ -16,7 +16,6 @@ export type { RunDeps } from './run-deps.js';
  */
 export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Promise<ScenarioResult> {
   const started = performance.now();
-  const chargedBefore = deps.ledger.charged;
   const { ctx, recording } = buildContext(entry.scenario.title, entry.form, deps);
   let ending: Ending;
   try {
@@ -27,7 +26,7 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     ending = { stopped, ...(err instanceof TransportError ? { transport: `${err.reason}: ${err.message}` } : {}) };
   }
   const result = verdict(entry, deps, recording, ending);
-  result.invites.charged = deps.ledger.charged - chargedBefore;
+  result.invites.charged = Math.max(0, recording.invitesCharged);
   result.durationMs = Math.round(performance.now() - started);
   return result;
 }

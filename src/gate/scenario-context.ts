@@ -42,6 +42,11 @@ export interface Recording {
   notes: TrafficNotes;
   observations: Observation[];
   invitesSent: number;
+  /**
+   * What this scenario's invites counted against the cap (charged, or maybe charged), less what was taken back.
+   * Its own count: scenarios that run side by side share the ledger.
+   */
+  invitesCharged: number;
   /** Clauses quiet requests were judged by and kept (a property that found nothing). */
   judgedQuietly: Set<ClauseId>;
   /** The longest settle, in milliseconds. */
@@ -88,6 +93,7 @@ export function buildContext(
     notes: { flaky: [], waits: [] },
     observations: [],
     invitesSent: 0,
+    invitesCharged: 0,
     judgedQuietly: new Set(),
     judgements: [],
   };
@@ -109,8 +115,9 @@ export function buildContext(
     method: Method,
     params: Params,
     opts: SendOptions = {},
+    policy = deps.policy,
   ): Promise<Exchange> => {
-    const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, deps.policy, recording.notes);
+    const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, policy, recording.notes);
     if (!opts.quiet) recording.exchanges.push(ex);
     if (opts.mustRefuse) recording.mustRefuse.add(ex);
     learn(ex);
@@ -118,6 +125,7 @@ export function buildContext(
   };
   const settleInvite = (intent: InviteIntent, trx: string | undefined, outcome: InviteOutcome): void => {
     ledger.settle(intent, trx, outcome);
+    if (intent.expect === 'refusal' && outcome !== 'refused') recording.invitesCharged++;
     if (intent.expect === 'refusal' && outcome === 'accepted')
       recording.acceptedRefusals.set(intent.clause, (recording.acceptedRefusals.get(intent.clause) ?? 0) + 1);
   };
@@ -126,6 +134,7 @@ export function buildContext(
       throw new Error(`${title}: an invite that could succeed, without writes allowed`);
     ledger.admit(intent, trx, count);
     recording.invitesSent += count;
+    if (intent.expect === 'success') recording.invitesCharged += count;
   };
   /** A fact of the provider's reading (reading.ts), with the answer that shows it. */
   const readingFact = (knob: string, value: string, ex?: Exchange): void => {
@@ -188,7 +197,9 @@ export function buildContext(
     try {
       ex = await send('invite-member', method, params, opts);
     } catch (err) {
-      if (err instanceof TransportError || err instanceof MaybeCarriedOut) settleInvite(intent, trx, 'unknown');
+      // Still rate-limited by 429s: only a 429 says it was not carried out. Anything else may have been charged.
+      const refused = err instanceof RateLimited && !(err instanceof MaybeCarriedOut);
+      settleInvite(intent, trx, refused ? 'refused' : 'unknown');
       throw err;
     }
     // An invite of a used trx_id (a guarded one, an INV-5 repeat) answered with the first invite's answer, another
@@ -237,14 +248,29 @@ export function buildContext(
       const refusal: InviteIntent = { expect: 'refusal', clause };
       admitInvite({ expect: 'success', clause }, trx, 1);
       admitInvite(refusal, trx, requests.length - 1);
-      const settled = await Promise.allSettled(requests.map((r) => send('invite-member', r.method, r.params)));
+      // At once: their slots of the run's pace are taken together (all of them if there are more copies), and
+      // the copies go without waiting for a turn of their own.
+      const release = await deps.policy.pace?.acquire(requests.length);
+      const together = { ...deps.policy, pace: undefined };
+      const settled = await Promise.allSettled(
+        requests.map((r) => send('invite-member', r.method, r.params, {}, together)),
+      ).finally(release);
+      // One copy was counted as the invite carried out, the others as refusals: each of those is settled once.
       let accepted = 0;
+      let refusals = requests.length - 1;
+      const outcome = (what: InviteOutcome): void => {
+        if (refusals > 0) {
+          refusals--;
+          settleInvite(refusal, trx, what);
+        } else if (what === 'unknown') settleInvite({ expect: 'success', clause }, trx, what);
+      };
       for (const s of settled) {
         if (s.status === 'rejected') {
-          if (s.reason instanceof TransportError || s.reason instanceof MaybeCarriedOut)
-            settleInvite(refusal, trx, 'unknown');
-        } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) settleInvite(refusal, trx, 'accepted');
+          const refused = s.reason instanceof RateLimited && !(s.reason instanceof MaybeCarriedOut);
+          if (!refused) outcome('unknown');
+        } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) outcome('accepted');
       }
+      while (refusals > 0) outcome('refused');
       const first = settled.find(
         (x): x is PromiseFulfilledResult<Exchange> => x.status === 'fulfilled' && bodyOf(x.value)?.ok === true,
       );
@@ -271,6 +297,7 @@ export function buildContext(
       const n = recording.acceptedRefusals.get(clause) ?? 0;
       if (n > 0) recording.acceptedRefusals.set(clause, n - 1);
       ledger.reopen(clause, 1);
+      recording.invitesCharged--;
     },
   };
   return { ctx, recording };

@@ -2,7 +2,7 @@ import { callApi } from '../client/client.js';
 import { isRateLimit, nothingSent, retryAfterMs, TransportError } from '../client/transport.js';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { defaultNumber } from '../shared/settings.js';
-import type { TokenBucket } from '../shared/token-bucket.js';
+import type { Pace } from './pace.js';
 
 /** Sends one request as is; throws TransportError when no HTTP answer came. */
 export type RawSend = (endpoint: Endpoint, method: Method, params: Params) => Promise<Exchange>;
@@ -32,8 +32,8 @@ export class RateLimited extends Error {}
 export class MaybeCarriedOut extends RateLimited {}
 
 export interface SendPolicy {
-  /** The gate's own pace (`--rate-limit`). */
-  throttle?: TokenBucket;
+  /** The run's pace (`--concurrency`, `--rate-limit`): every attempt waits for its turn. Absent: unpaced. */
+  pace?: Pace;
   /** Total time one request may spend waiting out 429s (`--max-wait`). */
   maxWaitMs: number;
   /** @defaultValue setTimeout */
@@ -44,7 +44,7 @@ const sleepFor = (ms: number): Promise<void> => new Promise((r) => setTimeout(r,
 
 /**
  * Sends one request under the gate's rules:
- * - paced by the throttle;
+ * - paced by the run's pace (a slot of `--concurrency` held while the request is in flight, `--rate-limit`);
  * - a rate limit (429, or 503 with Retry-After) is waited out as told (1 s, then doubling, when it does not
  *   say) and the same request sent again; an invite only after a 429, which says it was not carried out (after a
  *   503 it may have been: MaybeCarriedOut); past the wait cap the request gives up with RateLimited;
@@ -65,7 +65,7 @@ export async function sendUnderPolicy(
   let backoff = 1000;
   let firstFailure: string | undefined;
   for (;;) {
-    await policy.throttle?.take();
+    const release = await policy.pace?.acquire();
     let ex: Exchange;
     try {
       ex = await raw(endpoint, method, params);
@@ -79,6 +79,8 @@ export async function sendUnderPolicy(
       }
       firstFailure = `${err.reason}: ${err.message}`;
       continue;
+    } finally {
+      release?.();
     }
     if (isRateLimit(ex) && invite && ex.httpStatus !== 429)
       throw new MaybeCarriedOut(

@@ -87,7 +87,10 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   // An accepted invite of a refusal class whose clause was judged here and holds was legal (INV-5: a repeat
   // answered as an idempotent replay, charged once): the class stays open and the cap gets its room back.
   for (const [clause, count] of rec.acceptedRefusals)
-    if (judged.has(clause as ClauseId) && !unique.some((f) => f.clause === clause)) ledger.reopen(clause, count);
+    if (judged.has(clause as ClauseId) && !unique.some((f) => f.clause === clause)) {
+      ledger.reopen(clause, count);
+      rec.invitesCharged -= count;
+    }
   for (const f of unique) {
     const dev = deps.deviations.find((d) => d.clause === f.clause);
     if (dev) result.warned.push({ ...redactValue(f), reason: dev.reason });

@@ -248,7 +248,7 @@ export const SETTINGS: readonly Setting[] = [
     max: 64,
     commands: ['contract'],
     file: 'concurrency',
-    help: 'requests in flight against the target, whatever the CPU count (default 4 against a target, 2 against the embedded simulator); --rate-limit and the invite order still hold',
+    help: 'the most requests in flight against the target, across every worker, whatever the CPU count (default 4 against a target, 2 against the embedded simulator); writes keep their order',
   },
   {
     flag: 'max-wait',

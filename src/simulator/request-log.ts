@@ -12,6 +12,8 @@ export interface LogEntry {
   status?: string;
   /** True when this invite request passed every check but money and slots: it could have been charged. */
   couldSucceed: boolean;
+  /** When the request arrived, in milliseconds of the process's clock (performance.now). */
+  arrivedMs?: number;
   /** Server-side time from the request's arrival to the last byte of the answer (ground truth for benchmarks). */
   durationMs?: number;
 }
@@ -35,4 +37,21 @@ export class RequestLog {
       ? [...this.ring]
       : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
   }
+}
+
+/** The most requests the simulator had in hand at one time (arrival to last byte of the answer). */
+export function mostInFlight(entries: readonly LogEntry[]): number {
+  const edges: [number, number][] = [];
+  for (const e of entries)
+    if (e.arrivedMs !== undefined && e.durationMs !== undefined)
+      edges.push([e.arrivedMs, 1], [e.arrivedMs + e.durationMs, -1]);
+  // An answer finished at the instant another arrives did not overlap it.
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, step] of edges) {
+    now += step;
+    most = Math.max(most, now);
+  }
+  return most;
 }

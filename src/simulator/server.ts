@@ -135,6 +135,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const entry: LogEntry = { seq: ++seq, method, path: url.pathname, httpStatus: 0, couldSucceed: false };
     log.push(entry);
     const arrived = performance.now();
+    entry.arrivedMs = arrived;
     res.once('finish', () => {
       entry.durationMs = performance.now() - arrived;
     });

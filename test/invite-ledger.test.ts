@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { InviteLedger, NotSent } from '../src/gate/invite-ledger.ts';
+
+const refusal = { expect: 'refusal', clause: 'INV-3' } as const;
+
+describe('the invite ledger with refusals side by side', () => {
+  it('counts a refusal against the cap while it is out, and gives the room back once it was refused', () => {
+    const ledger = new InviteLedger(2);
+    ledger.admit(refusal, 'T1');
+    ledger.admit(refusal, 'T2');
+    // Both may still be charged by a broken API: a third would pass the cap were all three accepted.
+    assert.throws(
+      () => ledger.admit(refusal, 'T3'),
+      (e: unknown) => e instanceof NotSent && e.why === 'cap',
+    );
+    ledger.settle(refusal, 'T1', 'refused');
+    ledger.admit(refusal, 'T3');
+    ledger.settle(refusal, 'T2', 'unknown');
+    ledger.settle(refusal, 'T3', 'refused');
+    assert.equal(ledger.charged, 1, 'the unanswered one counts; the refused ones do not');
+    ledger.admit(refusal, 'T4');
+    assert.throws(() => ledger.admit(refusal, 'T5'), /1 more still unanswered/);
+  });
+
+  it('counts as charged what a worker left unanswered when it was cut off', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.json');
+    const first = new InviteLedger(5, file);
+    first.admit(refusal, 'T1');
+    first.admit(refusal, 'T2', 2);
+    first.settle(refusal, 'T1', 'refused');
+    // A new worker reads the file: the two still out may have been charged.
+    const next = new InviteLedger(5, file);
+    assert.equal(next.charged, 2);
+    next.admit(refusal, 'T3', 3);
+    assert.throws(
+      () => next.admit(refusal, 'T4'),
+      (e: unknown) => e instanceof NotSent && e.why === 'cap',
+    );
+  });
+});

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { createConnection, type Socket } from 'node:net';
+import { describe, it } from 'node:test';
+import { localPace, type Pace, paceClient, servePace } from '../src/gate/pace.ts';
+import { type LogEntry, mostInFlight } from '../src/simulator/request-log.ts';
+
+const tick = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `tasks` requests of `holdMs` each through `pace`, and says how many were ever in flight at once. */
+async function mostAtOnce(paces: Pace[], tasks: number, holdMs: number, counter = { now: 0, most: 0 }) {
+  await Promise.all(
+    Array.from({ length: tasks }, async (_, i) => {
+      const release = await (paces[i % paces.length] as Pace).acquire();
+      counter.most = Math.max(counter.most, ++counter.now);
+      await tick(holdMs);
+      counter.now--;
+      release();
+    }),
+  );
+  return counter.most;
+}
+
+/** A raw connection to a pace server, for what a worker that dies does. */
+function rawClient(port: number): Promise<{ socket: Socket; lines: string[]; next: () => Promise<string> }> {
+  return new Promise((resolve) => {
+    const lines: string[] = [];
+    const wanted: ((l: string) => void)[] = [];
+    const socket = createConnection({ host: '127.0.0.1', port }, () => resolve({ socket, lines, next }));
+    let buf = '';
+    socket.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        const w = wanted.shift();
+        if (w) w(line);
+        else lines.push(line);
+      }
+    });
+    const next = (): Promise<string> => {
+      const l = lines.shift();
+      return l !== undefined ? Promise.resolve(l) : new Promise((r) => wanted.push(r));
+    };
+  });
+}
+
+describe('the run pace', () => {
+  it('holds requests in flight to the concurrency, and reaches it', async () => {
+    assert.equal(await mostAtOnce([localPace({ concurrency: 3 })], 12, 15), 3);
+    assert.equal(await mostAtOnce([localPace({ concurrency: 1 })], 5, 5), 1);
+    // No bound given: nothing waits.
+    assert.equal(await mostAtOnce([localPace({})], 6, 15), 6);
+  });
+
+  it('takes several slots at once, all of them when asked for more, and frees each once', async () => {
+    const pace = localPace({ concurrency: 3 });
+    const all = await pace.acquire(5);
+    let got = false;
+    const one = pace.acquire().then((r) => {
+      got = true;
+      return r;
+    });
+    await tick(20);
+    assert.equal(got, false, 'a request waited while the slots were all taken together');
+    all();
+    all();
+    const r1 = await one;
+    assert.equal(got, true);
+    // The double release above gave back three slots, not six: three more fit, a fourth waits.
+    const held = [await pace.acquire(), await pace.acquire()];
+    let fourth = false;
+    void pace.acquire().then(() => {
+      fourth = true;
+    });
+    await tick(20);
+    assert.equal(fourth, false);
+    for (const r of [r1, ...held]) r();
+    await tick(5);
+    assert.equal(fourth, true);
+  });
+
+  it('served on loopback, is one bound for every process that asks', async () => {
+    const served = await servePace(localPace({ concurrency: 3 }));
+    try {
+      const clients = [paceClient(served.port), paceClient(served.port), paceClient(served.port)];
+      assert.equal(await mostAtOnce(clients, 18, 15), 3);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('frees what a connection held or waited for when it closes, and drops a connection that speaks nonsense', async () => {
+    const served = await servePace(localPace({ concurrency: 2 }));
+    try {
+      const dying = await rawClient(served.port);
+      dying.socket.write('+1 2\n');
+      assert.equal(await dying.next(), '1');
+      dying.socket.write('+2 1\n');
+      const other = paceClient(served.port);
+      let granted = false;
+      const waiting = other.acquire(2).then((r) => {
+        granted = true;
+        return r;
+      });
+      await tick(30);
+      assert.equal(granted, false, 'both slots were held by the first connection');
+      dying.socket.destroy();
+      const release = await waiting;
+      release();
+      const rude = await rawClient(served.port);
+      const closed = new Promise((r) => rude.socket.on('close', r));
+      rude.socket.write('give me everything\n');
+      await closed;
+      assert.equal(await mostAtOnce([other], 4, 10), 2);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('fails what waits when the server is gone, never lets it through', async () => {
+    const served = await servePace(localPace({ concurrency: 1 }));
+    const client = paceClient(served.port);
+    const first = await client.acquire();
+    const second = client.acquire();
+    await tick(10);
+    await served.close();
+    await assert.rejects(second, /lost the run's pace/);
+    first();
+  });
+
+  it('is checked at the target by the simulator log: the most requests it held at once', () => {
+    const at = (arrivedMs: number, durationMs: number): LogEntry =>
+      ({ seq: 0, method: 'GET', path: '/', httpStatus: 200, couldSucceed: false, arrivedMs, durationMs }) as LogEntry;
+    assert.equal(mostInFlight([]), 0);
+    assert.equal(mostInFlight([at(0, 10), at(5, 10), at(9, 1), at(10, 10)]), 3);
+    // One that ends as another arrives did not overlap it.
+    assert.equal(mostInFlight([at(0, 10), at(10, 10), at(20, 10)]), 1);
+  });
+});
