@@ -214,9 +214,9 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
   it('--concurrency holds the requests in flight to it across every worker, and the run reaches it', async () => {
     // The coverage phase sends its cases in batches (8 reads, 4 invites at a time) from every worker at once: the
     // run's one pace still lets no more than 3 reach the target together.
-    const sim = await startSimulator({ latencyMs: 20 });
+    const sim = await startSimulator({ latencyMs: 10 });
     try {
-      const r = await gateAgainst(sim, ['--concurrency', '3', '--grep', 'coverage of (msisdn|limit|trx_id)']);
+      const r = await gateAgainst(sim, ['--concurrency', '3', '--grep', 'coverage of (msisdn|limit)']);
       assert.equal(r.code, 0, r.console.slice(-3000));
       assert.ok(sim.log.length > 200, `${sim.log.length} requests`);
       assert.equal(mostInFlight(sim.log), 3);

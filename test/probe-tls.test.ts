@@ -309,7 +309,9 @@ describe('a schedule per target', () => {
         assert.equal(m.get(`h2h_probe_timeout_seconds{target="${t}"}`), 0.8);
       }
       assert.ok(lateness.length >= 4, `${lateness.length} lateness readings`);
-      assert.ok(Math.max(...lateness) < 0.05, `healthy rounds started late by ${lateness.join(', ')} s`);
+      // Were the hung target holding the schedule, a healthy round would start its 0.8 s timeout late; a loaded
+      // runner (the suite runs three files at once on two cores) makes a round late by tens of milliseconds.
+      assert.ok(Math.max(...lateness) < 0.3, `healthy rounds started late by ${lateness.join(', ')} s`);
     } finally {
       await p.stop();
       await healthy.close();
