@@ -168,11 +168,23 @@ export const test = base.extend<{ h2h: H2H }>({
         // Side by side where nothing writes: the run's pace holds the requests in flight to --concurrency.
         const queue = [...group.entries];
         const lanes = group.parallel ? concurrencyOf(cfg) : 1;
+        // A failure (a bug of the gate) stops every lane from taking more, and the test ends only once the
+        // scenarios already under way have settled: nothing sends or writes the ledger after it.
+        let failure: { err: unknown } | undefined;
         await Promise.all(
           Array.from({ length: lanes }, async () => {
-            for (let entry = queue.shift(); entry; entry = queue.shift()) await one(entry);
+            while (!failure) {
+              const entry = queue.shift();
+              if (!entry) return;
+              try {
+                await one(entry);
+              } catch (err) {
+                failure ??= { err };
+              }
+            }
           }),
         );
+        if (failure) throw failure.err;
         test.skip(skipped === group.entries.length, 'no scenario of this test could judge (see the summary)');
       },
     });

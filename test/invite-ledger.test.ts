@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -40,5 +40,11 @@ describe('the invite ledger with refusals side by side', () => {
       () => next.admit(refusal, 'T4'),
       (e: unknown) => e instanceof NotSent && e.why === 'cap',
     );
+  });
+
+  it('never starts from nothing over a ledger it cannot read', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.json');
+    writeFileSync(file, '{"cap": 5, "charged": 3');
+    assert.throws(() => new InviteLedger(5, file), SyntaxError);
   });
 });

@@ -4,7 +4,7 @@ import { CONTRACT_FILE_EXTRAS, resolveContractConfig } from '../gate/config.js';
 import { fillPlaceholders, loadFailures } from '../gate/failures.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
 import { judgeCase } from '../gate/generators/judge-case.js';
-import { NotSent } from '../gate/invite-ledger.js';
+import { NotSent, replaysAnother } from '../gate/invite-ledger.js';
 import { localPace } from '../gate/pace.js';
 import { runDeps } from '../gate/run-deps.js';
 import { executeScenario } from '../gate/run-scenario.js';
@@ -110,7 +110,9 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
         }
         const invite = c.endpoint === 'invite-member';
         const intent = c.intent ?? { expect: 'refusal' as const, clause: 'used-trx' as const };
-        const trx = String(c.params.trx_id);
+        // Whichever name carried it (trx_id or its alias).
+        const folded = api.foldRequest('invite-member', c.params).params.trx_id;
+        const trx = folded === undefined ? undefined : String(folded);
         try {
           if (invite) ledger.admit(intent, trx);
         } catch (err) {
@@ -131,8 +133,9 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
             );
           throw err;
         }
-        if (invite)
-          ledger.settle(intent, trx, (ex.body as { ok?: unknown } | undefined)?.ok === true ? 'accepted' : 'refused');
+        // Carried out, unless it was refused or answered as an idempotent replay of the first invite of its trx_id.
+        const carried = (ex.body as { ok?: unknown } | undefined)?.ok === true && !replaysAnother(api, c.params, ex);
+        if (invite) ledger.settle(intent, trx, carried ? 'accepted' : 'refused');
         const { findings } = judgeCase(api, c, ex);
         if (findings.length === 0) {
           fixed++;

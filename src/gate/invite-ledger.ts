@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import { to62 } from '../openapi/numbers.js';
@@ -109,14 +109,20 @@ export class InviteLedger {
         // answers will never be read here, so they may have been charged.
         this.state.charged += this.state.pending ?? 0;
         this.state.pending = 0;
-      } catch {
+      } catch (err) {
+        // Only a ledger not written yet starts from nothing; one that cannot be read stops the run.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         this.save();
       }
     }
   }
 
+  /** Written whole and renamed into place: a worker reading it meanwhile sees the old count or the new one. */
   private save(): void {
-    if (this.file) writeFileSync(this.file, JSON.stringify(this.state), { mode: 0o600 });
+    if (!this.file) return;
+    const next = `${this.file}.${process.pid}`;
+    writeFileSync(next, JSON.stringify(this.state), { mode: 0o600 });
+    renameSync(next, this.file);
   }
 
   get charged(): number {

@@ -16,6 +16,9 @@ export interface Pace {
   acquire(n?: number): Promise<() => void>;
 }
 
+/** The run's pace could not be asked: nothing was sent for the request that waited (an internal error). */
+export class PaceLost extends Error {}
+
 export interface PaceLimits {
   /** Requests in flight; unbounded when absent. */
   concurrency?: number | undefined;
@@ -128,10 +131,12 @@ export function paceClient(port: number): Pace {
       }
     });
     const lost = (err?: Error): void => {
+      // An error and then the close of the same connection: only the first counts.
+      if (socket !== s) return;
       socket = undefined;
       buffered = '';
       holding = 0;
-      const why = new Error(`lost the run's pace (127.0.0.1:${port}): ${err?.message ?? 'connection closed'}`);
+      const why = new PaceLost(`lost the run's pace (127.0.0.1:${port}): ${err?.message ?? 'connection closed'}`);
       for (const w of waiting.values()) w.reject(why);
       waiting.clear();
     };
@@ -149,7 +154,7 @@ export function paceClient(port: number): Pace {
         waiting.set(id, { resolve, reject });
         s.write(`+${id} ${Math.max(1, Math.floor(n))}\n`);
       });
-      holding++;
+      if (socket === s) holding++;
       let done = false;
       return () => {
         if (done) return;

@@ -11,9 +11,11 @@ import {
   NotSent,
   replaysAnother,
 } from './invite-ledger.js';
+import { PaceLost } from './pace.js';
 import type { RunDeps } from './run-deps.js';
 import { compareLimit } from './sampling.js';
 import {
+  allAnswered,
   type Judgement,
   judge,
   NotJudged,
@@ -58,6 +60,15 @@ export interface Recording {
 /** The name an invite's trx_id went under. */
 function trxNameIn(api: ApiModel, params: Params): string {
   return api.foldRequest('invite-member', params).sentAs.trx_id?.[0] ?? 'trx_id';
+}
+
+/**
+ * Whether an invite that failed surely charged nothing: still rate-limited by 429s (only a 429 says it was not
+ * carried out), or the run's pace lost before it went (an invite is sent again only after nothing was sent, or
+ * after a 429). Anything else may have been charged.
+ */
+function notCarriedOut(err: unknown): boolean {
+  return (err instanceof RateLimited && !(err instanceof MaybeCarriedOut)) || err instanceof PaceLost;
 }
 
 /** The invite's trx_id, whichever name carried it. */
@@ -197,9 +208,7 @@ export function buildContext(
     try {
       ex = await send('invite-member', method, params, opts);
     } catch (err) {
-      // Still rate-limited by 429s: only a 429 says it was not carried out. Anything else may have been charged.
-      const refused = err instanceof RateLimited && !(err instanceof MaybeCarriedOut);
-      settleInvite(intent, trx, refused ? 'refused' : 'unknown');
+      settleInvite(intent, trx, notCarriedOut(err) ? 'refused' : 'unknown');
       throw err;
     }
     // An invite of a used trx_id (a guarded one, an INV-5 repeat) answered with the first invite's answer, another
@@ -241,16 +250,25 @@ export function buildContext(
       for (const r of requests) ledger.ensureAllowed(r.intent, inviteTrxId(api, r.params));
       ledger.admitRoom(requests.length);
       for (const r of requests) admitInvite(r.intent, inviteTrxId(api, r.params), 1);
-      return Promise.all(requests.map((r) => sendInvite(r.method, r.params, r.intent)));
+      // Every one settled before the scenario goes on, even when one fails.
+      return allAnswered(requests.map((r) => sendInvite(r.method, r.params, r.intent)));
     },
     async inviteAll(requests, clause: ClauseId) {
       const trx = inviteTrxId(api, requests[0]?.params ?? {});
       const refusal: InviteIntent = { expect: 'refusal', clause };
+      ledger.admitRoom(requests.length);
       admitInvite({ expect: 'success', clause }, trx, 1);
       admitInvite(refusal, trx, requests.length - 1);
       // At once: their slots of the run's pace are taken together (all of them if there are more copies), and
       // the copies go without waiting for a turn of their own.
-      const release = await deps.policy.pace?.acquire(requests.length);
+      let release: (() => void) | undefined;
+      try {
+        release = await deps.policy.pace?.acquire(requests.length);
+      } catch (err) {
+        // Nothing went out: the refusals are settled as such (the one counted as carried out stays counted).
+        for (let i = 1; i < requests.length; i++) settleInvite(refusal, trx, 'refused');
+        throw err;
+      }
       const together = { ...deps.policy, pace: undefined };
       const settled = await Promise.allSettled(
         requests.map((r) => send('invite-member', r.method, r.params, {}, together)),
@@ -266,8 +284,7 @@ export function buildContext(
       };
       for (const s of settled) {
         if (s.status === 'rejected') {
-          const refused = s.reason instanceof RateLimited && !(s.reason instanceof MaybeCarriedOut);
-          if (!refused) outcome('unknown');
+          if (!notCarriedOut(s.reason)) outcome('unknown');
         } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) outcome('accepted');
       }
       while (refusals > 0) outcome('refused');

@@ -183,3 +183,11 @@ export class PreconditionFailed extends Error {}
 
 /** A scenario the run's settings leave nothing to judge (no --kind for kind's alias): skipped, with the reason. */
 export class NotJudged extends Error {}
+
+/** Each answer, once every request has settled; the first failure is thrown then, never before. */
+export async function allAnswered<T>(sends: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(sends);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}

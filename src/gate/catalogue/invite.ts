@@ -4,7 +4,16 @@ import { forms } from '../../openapi/numbers.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { replaysAnother } from '../invite-ledger.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
-import { balanceDropped, judge, PreconditionFailed, rename, type Scenario, steadySaldo, without } from '../scenario.js';
+import {
+  allAnswered,
+  balanceDropped,
+  judge,
+  PreconditionFailed,
+  rename,
+  type Scenario,
+  steadySaldo,
+  without,
+} from '../scenario.js';
 import { authScenarios } from './auth.js';
 import { envelopeScenarios } from './envelope.js';
 
@@ -132,7 +141,7 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
           // As sent bare and with every optional parameter: a provider may check one form and not the other.
           const bare = change(inviteParams(ctx));
           const full = change({ ...inviteParams(ctx), name: 'H2H Contract Test' });
-          const answers = await Promise.all(
+          const answers = await allAnswered(
             [bare, full].map((p) => ctx.invite(method, p, { expect: 'refusal', clause: 'INV-4' })),
           );
           return answers.map((exchange) => judge('INV-4', { exchange }));
