@@ -220,6 +220,9 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
       assert.equal(r.code, 0, r.console.slice(-3000));
       assert.ok(sim.log.length > 200, `${sim.log.length} requests`);
       assert.equal(mostInFlight(sim.log), 3);
+      // Refusals out side by side wait for room under --max-invites (10 here), never skip for it.
+      assert.deepEqual(r.summary?.spend.skipped, []);
+      assert.equal(r.summary?.totals.skipped, 0, 'no scenario left out');
     } finally {
       await sim.close();
     }

@@ -47,4 +47,27 @@ describe('the invite ledger with refusals side by side', () => {
     writeFileSync(file, '{"cap": 5, "charged": 3');
     assert.throws(() => new InviteLedger(5, file), SyntaxError);
   });
+
+  it('lets an admission wait for refusals still out, rather than skip it, and refuses one that can never fit', async () => {
+    const ledger = new InviteLedger(3);
+    ledger.admit(refusal, 'T1');
+    ledger.admit(refusal, 'T2');
+    let admitted = false;
+    const two = ledger.admitAll([
+      { intent: refusal, trxId: 'T3' },
+      { intent: refusal, trxId: 'T4' },
+    ]);
+    void two.then(() => {
+      admitted = true;
+    });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(admitted, false, 'two more do not fit beside two still out');
+    ledger.settle(refusal, 'T1', 'refused');
+    await two;
+    assert.equal(admitted, true);
+    await assert.rejects(
+      ledger.admitAll([1, 2, 3, 4].map((n) => ({ intent: refusal, trxId: `U${n}` }))),
+      (e: unknown) => e instanceof NotSent && e.why === 'cap',
+    );
+  });
 });

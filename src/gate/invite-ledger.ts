@@ -96,6 +96,8 @@ export class NotSent extends Error {
  */
 export class InviteLedger {
   private state: LedgerState;
+  /** Admissions waiting for refusals still out to be answered. */
+  private waiting: (() => void)[] = [];
 
   constructor(
     cap: number,
@@ -158,6 +160,22 @@ export class InviteLedger {
   }
 
   /**
+   * Lets these invites go out together, once they fit beside the refusals still out (it waits for their answers),
+   * or throws NotSent: a rule forbids one, or they could never all fit under the cap.
+   */
+  async admitAll(invites: readonly { intent: InviteIntent; trxId: string | undefined }[]): Promise<void> {
+    for (;;) {
+      for (const i of invites) this.ensureAllowed(i.intent, i.trxId);
+      if (this.state.charged + invites.length > this.state.cap) this.admitRoom(invites.length);
+      if (this.state.charged + (this.state.pending ?? 0) + invites.length <= this.state.cap) {
+        for (const i of invites) this.admit(i.intent, i.trxId);
+        return;
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /**
    * Lets `count` invites with this intent and trx_id go out, or throws NotSent. `success` invites are
    * counted now: a conformant API charges them whatever follows.
    */
@@ -207,6 +225,7 @@ export class InviteLedger {
   settle(intent: InviteIntent, trxId: string | undefined, outcome: InviteOutcome): void {
     if (outcome === 'unknown' && trxId !== undefined) this.state.unknown.push(trxId);
     if (intent.expect === 'refusal') this.state.pending = Math.max(0, (this.state.pending ?? 0) - 1);
+    for (const wake of this.waiting.splice(0)) wake();
     if (intent.expect === 'refusal' && outcome !== 'refused') {
       this.state.charged += 1;
       if (outcome === 'accepted' && !this.state.closed.includes(intent.clause)) this.state.closed.push(intent.clause);

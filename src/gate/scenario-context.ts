@@ -140,12 +140,13 @@ export function buildContext(
     if (intent.expect === 'refusal' && outcome === 'accepted')
       recording.acceptedRefusals.set(intent.clause, (recording.acceptedRefusals.get(intent.clause) ?? 0) + 1);
   };
-  const admitInvite = (intent: InviteIntent, trx: string | undefined, count: number): void => {
-    if (intent.expect === 'success' && !deps.target.allowWrites)
+  /** Admits invites that go out together (ledger.admitAll: it may wait for refusals still out). */
+  const admitInvites = async (invites: { intent: InviteIntent; trxId: string | undefined }[]): Promise<void> => {
+    if (invites.some((i) => i.intent.expect === 'success') && !deps.target.allowWrites)
       throw new Error(`${title}: an invite that could succeed, without writes allowed`);
-    ledger.admit(intent, trx, count);
-    recording.invitesSent += count;
-    if (intent.expect === 'success') recording.invitesCharged += count;
+    await ledger.admitAll(invites);
+    recording.invitesSent += invites.length;
+    recording.invitesCharged += invites.filter((i) => i.intent.expect === 'success').length;
   };
   /** A fact of the provider's reading (reading.ts), with the answer that shows it. */
   const readingFact = (knob: string, value: string, ex?: Exchange): void => {
@@ -239,7 +240,7 @@ export function buildContext(
     newTrxId: deps.newTrxId,
     send: (endpoint, method, params, opts) => send(endpoint, method, params, opts),
     async invite(method, params, intent, opts) {
-      admitInvite(intent, inviteTrxId(api, params), 1);
+      await admitInvites([{ intent, trxId: inviteTrxId(api, params) }]);
       return sendInvite(method, params, intent, opts);
     },
     generated(c, ex) {
@@ -247,18 +248,17 @@ export function buildContext(
       if (!recording.exchanges.includes(ex)) recording.exchanges.push(ex);
     },
     async inviteBatch(requests) {
-      for (const r of requests) ledger.ensureAllowed(r.intent, inviteTrxId(api, r.params));
-      ledger.admitRoom(requests.length);
-      for (const r of requests) admitInvite(r.intent, inviteTrxId(api, r.params), 1);
+      await admitInvites(requests.map((r) => ({ intent: r.intent, trxId: inviteTrxId(api, r.params) })));
       // Every one settled before the scenario goes on, even when one fails.
       return allAnswered(requests.map((r) => sendInvite(r.method, r.params, r.intent)));
     },
     async inviteAll(requests, clause: ClauseId) {
       const trx = inviteTrxId(api, requests[0]?.params ?? {});
       const refusal: InviteIntent = { expect: 'refusal', clause };
-      ledger.admitRoom(requests.length);
-      admitInvite({ expect: 'success', clause }, trx, 1);
-      admitInvite(refusal, trx, requests.length - 1);
+      await admitInvites([
+        { intent: { expect: 'success', clause }, trxId: trx },
+        ...requests.slice(1).map(() => ({ intent: refusal, trxId: trx })),
+      ]);
       // At once: their slots of the run's pace are taken together (all of them if there are more copies), and
       // the copies go without waiting for a turn of their own.
       let release: (() => void) | undefined;
