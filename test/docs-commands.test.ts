@@ -3,7 +3,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMAND_NAMES, type CommandName, settingsOf } from '../src/shared/settings.ts';
-import { BOUNDARY_FAULTS, CONTRACT_FAULTS, type Fault, GENERATED_FAULTS } from '../src/simulator/faults.ts';
+import {
+  BOUNDARY_FAULTS,
+  CONTRACT_FAULTS,
+  type Fault,
+  GENERATED_FAULTS,
+  ROLE_FAULTS,
+} from '../src/simulator/faults.ts';
 import { ROOT, words } from './helpers.ts';
 
 // What README.md and docs/ tell a reader to run must run: every `h2h` command line in them names a command and
@@ -84,7 +90,7 @@ describe('docs/simulator.md', () => {
       [...text('docs/simulator.md').matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]?.trim()]),
     );
     const missing: string[] = [];
-    for (const f of [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...BOUNDARY_FAULTS] as readonly Fault[]) {
+    for (const f of [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...BOUNDARY_FAULTS, ...ROLE_FAULTS] as readonly Fault[]) {
       const want = [f.clause, ...(f.also ?? [])].join(', ');
       if (rows.get(f.name) !== want)
         missing.push(`${f.name}: ${want} (the page says ${rows.get(f.name) ?? 'nothing'})`);

@@ -229,8 +229,9 @@ describe('each class of generated cases catches a fault the hand-written scenari
             env[`H2H_MSISDN_${i}_08`] = forms(m).f08;
             env[`H2H_MSISDN_${i}_62`] = forms(m).f62;
           });
+          // A shell variable cannot hold a NUL: those near misses go again only by h2h replay.
           nearMissKeys(sim.apiKey).forEach((k, i) => {
-            env[`H2H_NEAR_MISS_${i}`] = k.value;
+            if (!k.value.includes('\0')) env[`H2H_NEAR_MISS_${i}`] = k.value;
           });
           // Not spawnSync: the simulator answers from this process's event loop.
           const curl = await promisify(execFile)('bash', ['-c', saved.curl], { env, encoding: 'utf8' });

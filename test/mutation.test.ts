@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
-import { BOUNDARY_FAULTS, CONTRACT_FAULTS, type Fault, GENERATED_FAULTS } from '../src/simulator/faults.ts';
+import {
+  BOUNDARY_FAULTS,
+  CONTRACT_FAULTS,
+  type Fault,
+  GENERATED_FAULTS,
+  ROLE_FAULTS,
+} from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { gateInProcess, NO_TARGET_ENV, runCli, violated } from './helpers.ts';
@@ -14,7 +20,7 @@ import { gateInProcess, NO_TARGET_ENV, runCli, violated } from './helpers.ts';
 // breaks (and those its own words say the same breach breaks too, `also`), and no other. Most runs go in this
 // process (the same planner, executor and summary as h2h contract); a few go through the CLI and Playwright.
 
-const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...BOUNDARY_FAULTS];
+const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...BOUNDARY_FAULTS, ...ROLE_FAULTS];
 const own = (f: Fault): string[] =>
   CLAUSE_IDS.filter((id) => id === f.clause || (f.also as readonly string[] | undefined)?.includes(id));
 
@@ -54,7 +60,7 @@ describe('mutation self-test: each fault fails the gate on its own clauses and n
 describe('mutation self-test against a reading far from the reference: each fault at an input boundary still fails exactly its clauses', {
   concurrency: CONCURRENCY,
 }, () => {
-  for (const fault of [...GENERATED_FAULTS, ...BOUNDARY_FAULTS] as readonly Fault[]) {
+  for (const fault of [...GENERATED_FAULTS, ...BOUNDARY_FAULTS, ...ROLE_FAULTS] as readonly Fault[]) {
     it(`${fault.name} -> violated: ${own(fault).join(' ')}`, async () => {
       const summary = await violatedUnder(fault, OTHER, 1500);
       assert.deepEqual(violated(summary), own(fault), `${fault.description}`);

@@ -18,6 +18,24 @@ function accountFields(v: unknown, sent: ReadonlySet<string>): boolean {
   });
 }
 
+/**
+ * Whether a value is a transaction status record (the lookup's `data`: a trx_id and its status): even when its
+ * trx_id is the one asked for, its status SUCCESS (the one state the description names) is the account's.
+ */
+function transactionRecord(v: unknown, refusalStatus: unknown): boolean {
+  const r = v as Record<string, unknown> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.trx_id === 'string' &&
+    typeof r.status === 'string' &&
+    // The refusal's own word said again beside the ID asked for reveals nothing; the one state the provider names
+    // (SUCCESS) is the transaction's.
+    r.status !== refusalStatus &&
+    r.status.toUpperCase() === 'SUCCESS'
+  );
+}
+
 /** AUTH-1: a missing, empty or wrong key never yields ok true, and the answer carries no account data. */
 export const auth1 = defineCheck({
   id: 'AUTH-1',
@@ -38,7 +56,9 @@ export const auth1 = defineCheck({
     if (accountFields(body.detail, sent))
       out.push(finding(api, 'AUTH-1', ex, '$.detail', '(absent: no invite detail)', body.detail));
     const data = body.data;
-    const hasRecords = Array.isArray(data) ? data.some((r) => accountFields(r, sent)) : accountFields(data, sent);
+    const hasRecords = Array.isArray(data)
+      ? data.some((r) => accountFields(r, sent))
+      : accountFields(data, sent) || transactionRecord(data, body.status);
     if (hasRecords) out.push(finding(api, 'AUTH-1', ex, '$.data', '(absent or empty: no records)', data));
     return out;
   },

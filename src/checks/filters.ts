@@ -54,12 +54,15 @@ export function dateKeeps(date: string, f: DateFilters): boolean {
   );
 }
 
-/** `limit` as a count: a positive integer (a JSON number, or digits without a leading zero), else undefined. */
+/**
+ * `limit` as a count: a whole number of records, 0 included (a JSON number, or digits without a leading zero),
+ * else undefined. 0 asks for no records: an answer may refuse it, or hold none.
+ */
 export function limitOf(api: ApiModel, ex: Exchange): number | undefined {
   // As sent, before the document's validator coerces it ("01" would become 1); limit has no alias.
   const raw = param(api, ex, 'limit') === undefined ? undefined : ex.params.limit;
-  const n = typeof raw === 'number' ? raw : /^[1-9]\d*$/.test(String(raw ?? '')) ? Number(raw) : Number.NaN;
-  return Number.isInteger(n) && n >= 1 ? n : undefined;
+  const n = typeof raw === 'number' ? raw : /^(0|[1-9]\d*)$/.test(String(raw ?? '')) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** The fields of a record q is matched against where no product can hide it (HIS-4's own words). */

@@ -70,10 +70,13 @@ export function expectSuccess(api: ApiModel, clause: ClauseId, ex: Exchange): Fi
   return alias ? found.map((f) => ({ ...f, aliases: alias })) : found;
 }
 
-/** A request known to be bad must be refused: `ok` false, or a finding under `clause`. */
+/**
+ * A request known to be bad must be refused: `ok` true is a finding under `clause`. An answer without the
+ * envelope's boolean `ok` tells no refusal from a success: that is ENV-1's breach alone.
+ */
 export function mustBeRefused(api: ApiModel, clause: ClauseId, ex: Exchange): Finding[] {
   const ok = bodyOf(ex)?.ok;
-  return ok === false ? [] : [finding(api, clause, ex, '$.ok', 'false (refused)', ok)];
+  return ok === true ? [finding(api, clause, ex, '$.ok', 'false (refused)', ok)] : [];
 }
 
 /** Where a finding happened, as every report writes it: `history-transaksi POST via tanggal`. */

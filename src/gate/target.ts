@@ -2,6 +2,7 @@ import type { Target } from '../client/target.js';
 import { bodyOf } from '../openapi/exchange.js';
 import { to62 } from '../openapi/numbers.js';
 import type { Exchange } from '../openapi/types.js';
+import { type KindedRecord, recordsOfEveryKind } from './record-kinds.js';
 import { type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
 
 export type Kind = 'akrab' | 'circle';
@@ -40,8 +41,13 @@ export interface TargetData {
    * with fewer records than this is known to be complete).
    */
   pageLimit?: number;
-  /** The records discovery saw, their documented fields only (history properties take their values from these). */
+  /**
+   * The records discovery saw (its first page, then a page of each of the last three years), their documented
+   * fields only (history properties take their values from these).
+   */
   records?: Readonly<Record<string, string>>[];
+  /** One record of every kind among them (record-kinds.ts). */
+  kinds?: KindedRecord[];
   /** A transaction ID known to exist (configured, or from history: not one of the run's own numbers). */
   knownTrxId?: string;
 }
@@ -67,17 +73,13 @@ export function discoveredData(
   knownTrxId?: string,
   ownNumbers: readonly string[] = [],
   asked = DISCOVERY_LIMIT,
+  census: readonly Exchange[] = [],
 ): TargetData {
   const body = ex ? bodyOf(ex) : undefined;
   const data = body?.ok === true && Array.isArray(body.data) ? body.data : [];
-  const records = data.filter(
-    (r): r is Record<string, string> =>
-      typeof r === 'object' &&
-      r !== null &&
-      ['trx_id', 'manager_number', 'member_number', 'date'].every(
-        (k) => typeof (r as Record<string, unknown>)[k] === 'string',
-      ),
-  );
+  const records = wellFormed(data);
+  const all = new Map(records.map((r) => [r.trx_id, r]));
+  for (const c of census) for (const r of wellFormed(okRecords(c))) if (!all.has(r.trx_id)) all.set(r.trx_id, r);
   // Prefer a record of a past date (not the newest date seen, which may still be growing) that shares its
   // date with the most records, so that date filters and GET/POST comparisons have several stable records.
   const newest =
@@ -89,7 +91,7 @@ export function discoveredData(
   const past = records
     .filter((r) => String(r.date) < newest)
     .sort((a, b) => count(String(b.date)) - count(String(a.date)) || String(a.trx_id).localeCompare(String(b.trx_id)));
-  const documented = (r: Record<string, string>): Record<string, string> =>
+  const documented = (r: Readonly<Record<string, unknown>>): Record<string, string> =>
     Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(r[k])]));
   const record = past[0] ?? records[0];
   const pick = record ? documented(record) : undefined;
@@ -109,9 +111,28 @@ export function discoveredData(
       : asked < DISCOVERY_LIMIT
         ? { pageLimit: asked }
         : {}),
-    records: records.map(documented),
+    records: [...all.values()].map(documented),
+    kinds: recordsOfEveryKind([...all.values()], documented, newest || undefined),
     ...(knownTrxId ? { knownTrxId } : guard ? { knownTrxId: String(guard.trx_id) } : {}),
   };
+}
+
+/** Records with every documented field a string: the ones a check can take values from. */
+function wellFormed(data: readonly unknown[]): Record<string, string>[] {
+  return data.filter(
+    (r): r is Record<string, string> =>
+      typeof r === 'object' &&
+      r !== null &&
+      ['trx_id', 'manager_number', 'member_number', 'date'].every(
+        (k) => typeof (r as Record<string, unknown>)[k] === 'string',
+      ),
+  );
+}
+
+/** The records of a history answer that succeeded, or none. */
+function okRecords(ex: Exchange): unknown[] {
+  const b = bodyOf(ex);
+  return b?.ok === true && Array.isArray(b.data) ? b.data : [];
 }
 
 /** Limits discovery asks with, largest first: a provider may refuse a limit above its own maximum. */
@@ -135,7 +156,26 @@ export async function discover(raw: RawSend, policy: SendPolicy, target: GateTar
     for (const method of ['GET', 'POST'] as const) {
       const ex = await read(method, limit);
       first ??= ex;
-      if (ok(ex)) return discoveredData(ex, target.knownTrxId, target.msisdns, limit);
+      if (!ok(ex)) continue;
+      // A census of the last three years: records of other kinds (older ones, other statuses) than the first
+      // page, which is often all of the newest date.
+      const years = (ex.body as { data?: { date?: unknown }[] }).data?.map((r) => Number(String(r.date).slice(0, 4)));
+      const newest = Math.max(0, ...(years ?? []).filter((y) => y > 1900 && y < 10_000));
+      const census = newest
+        ? await Promise.all(
+            [newest, newest - 1, newest - 2].map((y) =>
+              sendUnderPolicy(
+                raw,
+                'history-transaksi',
+                method,
+                { api_key: target.apiKey, limit, year: String(y) },
+                policy,
+                { flaky: [], waits: [] },
+              ),
+            ),
+          )
+        : [];
+      return discoveredData(ex, target.knownTrxId, target.msisdns, limit, census);
     }
   }
   return discoveredData(first, target.knownTrxId, target.msisdns);

@@ -11,6 +11,7 @@ export const EXTENSION_KEYWORDS = [
   'x-clauses',
   'x-secret',
   'x-phone',
+  'x-role',
 ] as const;
 
 /** The `$id` under which the document's components are registered with ajv. */

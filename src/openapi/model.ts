@@ -13,12 +13,14 @@ import {
   type Endpoint,
   isClauseId,
   isEndpoint,
+  isRole,
   METHODS,
   type Method,
   type OperationInfo,
   type ParamInfo,
   type Params,
   type Ref,
+  ROLES,
   type Schema,
 } from './types.js';
 import { SchemaWalker } from './walk.js';
@@ -123,8 +125,14 @@ export class ApiModel {
     }
     const params: ParamInfo[] = (operations.GET.parameters ?? []).map((p) => {
       const param = this.deref<OpenAPIV3_1.ParameterObject>(p);
+      const role = ext<string>(param, 'x-role');
+      if (!isRole(role))
+        throw new DocumentError(
+          `${this.source}: parameter ${param.name} of ${path} needs an x-role (${ROLES.join(', ')})`,
+        );
       return {
         name: param.name,
+        role,
         aliases: ext<string[]>(param, 'x-aliases') ?? [],
         required: param.required === true,
         description: param.description ?? '',

@@ -98,8 +98,33 @@ export interface Drift {
 }
 
 /** One canonical parameter of an endpoint, with the aliases that stand for it. */
+/**
+ * What a parameter is for (`x-role` in openapi.yaml): its role decides the classes of value the gate sends it
+ * (src/gate/generators/roles.ts), whatever its schema says.
+ */
+export const ROLES = [
+  'secret',
+  'identifier',
+  'phone',
+  'match-text',
+  'count',
+  'date',
+  'month',
+  'year',
+  'enum',
+  'name',
+  'product',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return (ROLES as readonly unknown[]).includes(value);
+}
+
 export interface ParamInfo {
   name: string;
+  /** What the parameter is for (`x-role`). */
+  role: Role;
   aliases: string[];
   required: boolean;
   description: string;

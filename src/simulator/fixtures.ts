@@ -78,6 +78,8 @@ const FIXTURE_SCHEMA = {
           member: phone62,
           product: { type: 'string' },
           date: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' },
+          /** What cek-trx-id shows for it. @defaultValue SUCCESS */
+          status: { type: 'string', minLength: 1, maxLength: 32 },
         },
       },
     },

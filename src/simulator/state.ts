@@ -29,7 +29,8 @@ interface Txn {
   member: string;
   product: string;
   date: string;
-  status: 'SUCCESS';
+  /** SUCCESS for every invite; the fixture may hold others (FAILED, PENDING). */
+  status: string;
   /** performance.now() from when history and cek-trx-id show it (the `lag` knob). */
   visibleAt: number;
 }
@@ -97,7 +98,15 @@ export class SimState {
       const manager = this.managers.find((m) => m.number === h.manager);
       if (manager && !manager.members.has(h.member)) manager.members.set(h.member, this.freeSlot(manager) ?? 0);
       this.record(
-        { trxId: h.trx_id, account: h.account, manager: h.manager, member: h.member, product: h.product, date: h.date },
+        {
+          trxId: h.trx_id,
+          account: h.account,
+          manager: h.manager,
+          member: h.member,
+          product: h.product,
+          date: h.date,
+          status: h.status ?? 'SUCCESS',
+        },
         0,
       );
     }
@@ -141,6 +150,8 @@ export class SimState {
           q.code === 'missing' &&
           p.name !== undefined
         ) &&
+        // Fault `limit-zero-all`: limit 0 is read as no limit.
+        !(this.faultOn('limit-zero-all') && q.param === 'limit' && Number(p.limit) === 0) &&
         // Fault `msisdn-07-accepted`; fault `msisdn-07-via-alias`: only under an alias of msisdn.
         !(
           (this.faultOn('msisdn-07-accepted') || (this.faultOn('msisdn-07-via-alias') && byAlias('msisdn'))) &&
@@ -152,7 +163,7 @@ export class SimState {
     if (keyProblem?.code === 'conflict') return no(refuse('CONFLICTING_PARAMETER', keyProblem.message));
     if (keyProblem) return no(refuse('INVALID_API_KEY', `${keyProblem.message}: the api_key is missing or empty`));
     const account = this.authenticate(String(p.api_key));
-    if (!account) return no(refuse('INVALID_API_KEY', 'The api_key is not known.'));
+    if (!account) return no(this.unknownKey(endpoint, p));
     const first = problems[0];
     if (first) {
       const status =
@@ -194,16 +205,41 @@ export class SimState {
     return out;
   }
 
+  /** The refusal of an unknown key. Fault `wrong-key-shows-record`: a lookup's refusal carries the asked record. */
+  private unknownKey(endpoint: Endpoint, p: Record<string, unknown>): Answer {
+    const answer = refuse('INVALID_API_KEY', 'The api_key is not known.');
+    const txn = this.txns.find((t) => t.trxId === p.trx_id);
+    if (this.faultOn('wrong-key-shows-record') && endpoint === 'cek-trx-id' && txn)
+      answer.body.data = { trx_id: txn.trxId, status: txn.status };
+    return answer;
+  }
+
   /**
    * The account of a key. Fault `auth-any-key`: any key is the first account's. Fault `auth-key-any-case`: a
    * key that differs only in letter case is the same key.
    */
   private authenticate(key: string): Account | undefined {
-    const account = this.byKey.get(key);
+    const account = this.byKey.get(this.keyAsRead(key));
     if (!account && this.faultOn('auth-any-key')) return this.byKey.values().next().value;
     if (!account && this.faultOn('auth-key-any-case'))
       return [...this.byKey].find(([k]) => k.toLowerCase() === key.toLowerCase())?.[1];
     return account;
+  }
+
+  /**
+   * The key as the simulator reads it: as sent. Fault `auth-key-trailing-newline`: a trailing line break is
+   * stripped; fault `auth-key-decoded-twice`: percent-escapes are decoded once more.
+   */
+  private keyAsRead(key: string): string {
+    if (this.faultOn('auth-key-trailing-newline')) return key.replace(/\r?\n$/, '');
+    if (this.faultOn('auth-key-decoded-twice')) {
+      try {
+        return decodeURIComponent(key);
+      } catch {
+        return key;
+      }
+    }
+    return key;
   }
 
   private history(account: Account, p: Record<string, unknown>): Answer {
@@ -213,7 +249,9 @@ export class SimState {
         t.account === account.id &&
         t.visibleAt <= now &&
         // Fault `history-skips-punctuated-trx`: the run's invites (made after the fixture) with punctuation.
-        !(this.faultOn('history-skips-punctuated-trx') && t.seq > this.fixtureSeq && /[^A-Za-z0-9]/.test(t.trxId)),
+        !(this.faultOn('history-skips-punctuated-trx') && t.seq > this.fixtureSeq && /[^A-Za-z0-9]/.test(t.trxId)) &&
+        // Fault `today-misses-new`: a date filter on today misses the invites made since the start.
+        !(this.faultOn('today-misses-new') && t.seq > this.fixtureSeq && p.date === t.date),
     );
     const keeps = [
       p.date !== undefined &&
@@ -237,9 +275,15 @@ export class SimState {
     recs = this.ordered(recs);
     const { defaultLimit, maxLimit } = limitsOf(this.reading);
     // Fault `limit-ignored`.
-    const limit = this.faultOn('limit-ignored')
-      ? Number.POSITIVE_INFINITY
-      : Math.min(p.limit === undefined ? defaultLimit : Number(p.limit), maxLimit);
+    const asked = p.limit === undefined ? defaultLimit : Number(p.limit);
+    // Faults `limit-ignored`, `limit-zero-all`.
+    let limit =
+      this.faultOn('limit-ignored') || (this.faultOn('limit-zero-all') && asked === 0)
+        ? Number.POSITIVE_INFINITY
+        : Math.min(asked, maxLimit);
+    // Fault `limit-equal-drops-last`: a filtered query whose limit equals its matches answers one fewer.
+    const filtered = ['q', 'date', 'month', 'year'].some((k) => p[k] !== undefined);
+    if (this.faultOn('limit-equal-drops-last') && filtered && limit === recs.length && limit > 0) limit -= 1;
     const extra = this.reading.extra === 'everywhere';
     // Fault `limit-over-from-10`: a limit of 10 or more gets one record more.
     const over = this.faultOn('limit-over-from-10') && p.limit !== undefined && Number(p.limit) >= 10 ? 1 : 0;
@@ -258,6 +302,11 @@ export class SimState {
    * case (the `q-case=exact` reading: letter for letter).
    */
   private matches(t: Txn, q: string): boolean {
+    const pattern = this.qPattern(q);
+    if (pattern)
+      return [t.manager, `0${t.manager.slice(2)}`, t.member, `0${t.member.slice(2)}`, t.trxId, t.product].some((v) =>
+        pattern.test(v),
+      );
     if (this.reading['q-case'] === 'exact')
       return [t.manager, `0${t.manager.slice(2)}`, t.member, `0${t.member.slice(2)}`, t.trxId, t.product].some((v) =>
         v.includes(q),
@@ -280,6 +329,19 @@ export class SimState {
     );
   }
 
+  /**
+   * Faults `q-like-pattern` (`%` any run, `_` any one character) and `q-regex` (`.` any character): q read as a
+   * pattern, in any letter case; undefined when no such fault is on or q has no pattern character.
+   */
+  private qPattern(q: string): RegExp | undefined {
+    const literal = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (this.faultOn('q-like-pattern') && /[%_]/.test(q))
+      return new RegExp([...q].map((c) => (c === '%' ? '.*' : c === '_' ? '.' : literal(c))).join(''), 'i');
+    if (this.faultOn('q-regex') && q.includes('.'))
+      return new RegExp([...q].map((c) => (c === '.' ? '.' : literal(c))).join(''), 'i');
+    return undefined;
+  }
+
   /** History order under the `order` knob. */
   private ordered(recs: Txn[]): Txn[] {
     const newest = [...recs].sort((a, b) => (a.date === b.date ? b.seq - a.seq : a.date < b.date ? 1 : -1));
@@ -300,6 +362,9 @@ export class SimState {
     const row = this.txns.filter((t) => t.account === account.id).at(-1);
     if (!visible && this.faultOn('unknown-digits-found') && /^[0-9]+$/.test(trxId) && row)
       return success({ data: { trx_id: row.trxId, status: row.status } });
+    // Fault `lookup-failed-refused`: a transaction that did not succeed is not found.
+    if (visible && visible.status !== 'SUCCESS' && this.faultOn('lookup-failed-refused'))
+      return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
     // Fault `lookup-phantom`.
     if (!visible && !this.faultOn('lookup-phantom'))
       return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
@@ -380,6 +445,7 @@ export class SimState {
           member,
           product: product.code,
           date: new Date().toISOString().slice(0, 10),
+          status: 'SUCCESS',
         },
         lagMsOf(this.reading),
       );
@@ -433,8 +499,8 @@ export class SimState {
     return undefined;
   }
 
-  private record(t: Omit<Txn, 'seq' | 'status' | 'visibleAt'>, lagMs: number): void {
-    const txn: Txn = { ...t, seq: ++this.seq, status: 'SUCCESS', visibleAt: performance.now() + lagMs };
+  private record(t: Omit<Txn, 'seq' | 'visibleAt'>, lagMs: number): void {
+    const txn: Txn = { ...t, seq: ++this.seq, visibleAt: performance.now() + lagMs };
     this.txns.push(txn);
     this.byTrx.set(`${t.account}\u0000${t.trxId}`, txn);
   }

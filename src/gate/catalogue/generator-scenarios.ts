@@ -171,7 +171,11 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
   return out.map((s) => ({ ...s, generated: true }));
 }
 
-/** limit 1, N-1, N and N+1 on a narrowed query of N records (the date of one of the account's records). */
+/**
+ * A count at the edges of what it counts: limit 0, 1, N-1, N and N+1 on a narrowed query of N records (the date
+ * of one of the account's records), by both methods. Every answer that holds fewer records than its limit says
+ * it is complete, so it must hold all N (HIS-5); none may hold more than its limit (HIS-2).
+ */
 async function limitsAround(ctx: ScenarioContext): Promise<void> {
   const r = ctx.data.record;
   if (!r) return;
@@ -181,17 +185,20 @@ async function limitsAround(ctx: ScenarioContext): Promise<void> {
   const n = Array.isArray(data) ? data.length : 0;
   if (n === 0 || n >= compareLimit(ctx)) return;
   const matching = (Array.isArray(data) ? data : []) as Record<string, string>[];
-  for (const limit of [...new Set([1, n - 1, n, n + 1])].filter((l) => l >= 1)) {
-    const c: GeneratedCase = {
-      phase: 'history',
-      endpoint: 'history-transaksi',
-      method: 'POST',
-      params: { ...base, limit },
-      label: `a narrowed query of ${n} record(s) with limit=${limit}`,
-      ...(limit > n ? { expectedRecords: matching.map((x) => ({ trx_id: String(x.trx_id) })) } : {}),
-    };
-    ctx.generated(c, await sendCase(ctx, c));
-  }
+  const expectedRecords = matching.map((x) => ({ trx_id: String(x.trx_id) }));
+  for (const method of METHODS)
+    for (const limit of [...new Set([0, 1, n - 1, n, n + 1])].filter((l) => l >= 0)) {
+      const c: GeneratedCase = {
+        phase: 'history',
+        endpoint: 'history-transaksi',
+        method,
+        params: { ...base, limit },
+        label: `a narrowed query of ${n} record(s) with limit=${limit}`,
+        // limit=0 asks for none: a provider may refuse it (a refusal would read as hiding them all).
+        ...(limit > 0 ? { expectedRecords } : {}),
+      };
+      ctx.generated(c, await sendCase(ctx, c));
+    }
 }
 
 /**

@@ -7,6 +7,7 @@ import { envelopeScenarios } from './envelope.js';
 import { generatedScenarios } from './generator-scenarios.js';
 import { historyScenarios } from './history.js';
 import { inviteScenarios } from './invite.js';
+import { kindScenarios } from './kinds.js';
 import { lookupScenarios } from './lookup.js';
 import { readingScenarios } from './reading.js';
 
@@ -18,6 +19,7 @@ export function buildCatalogue(api: ApiModel): Scenario[] {
     ...balanceScenarios(api),
     ...historyScenarios(api),
     ...lookupScenarios(api),
+    ...kindScenarios(api),
     ...inviteScenarios(api),
     ...generatedScenarios(api),
     ...conflictScenarios(api),

@@ -5,6 +5,7 @@ import type { InviteIntent } from '../invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
+import { type RoleSeed, type RoleValue, roleValues } from './roles.js';
 import { boundaryValues } from './values.js';
 
 /** Which generator made a case. */
@@ -30,6 +31,8 @@ export interface GeneratedCase {
   intent?: InviteIntent;
   /** HIS-5: records of the target that the answer, when complete, must hold. */
   expectedRecords?: Readonly<Record<string, string>>[];
+  /** The transaction ID it looks up names no record: TRX-2 judges the answer. */
+  unknownId?: true;
 }
 
 /** The clauses a generated case is judged by, besides every clause one answer can break (ENV-1, ENV-4, ...). */
@@ -38,6 +41,7 @@ export function caseClauses(c: GeneratedCase): ClauseId[] {
     ...(c.refuse ? [c.refuse] : []),
     ...(c.wrongKey ? (['AUTH-1'] as const) : []),
     ...(c.expectedRecords?.length ? (['HIS-5'] as const) : []),
+    ...(c.unknownId ? (['TRX-2'] as const) : []),
   ];
 }
 
@@ -121,45 +125,73 @@ export function coverageCases(
   sentAs: string,
   method: Method,
 ): GeneratedCase[] {
-  const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param));
-  return values.map((v) => {
-    const label = `${sentAs === param ? param : `${param} via ${sentAs}`}: ${v.label}`;
-    const refuse = refusalDemand(endpoint, param, v.value);
-    if (endpoint === 'invite-member')
+  const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param), roleSeed(ctx, endpoint, param));
+  return values
+    .filter((v) => !v.methods || v.methods.includes(method))
+    .map((v) => {
+      const label = `${sentAs === param ? param : `${param} via ${sentAs}`}: ${v.label}`;
+      const refuse = refusalDemand(endpoint, param, v.value);
+      if (endpoint === 'invite-member')
+        return {
+          phase: 'coverage',
+          endpoint,
+          method,
+          label,
+          ...(refuse ? { refuse } : {}),
+          ...inviteCase(ctx, param, sentAs, v.value),
+        };
+      const params: Params =
+        endpoint === 'history-transaksi'
+          ? {
+              api_key: ctx.target.apiKey,
+              ...(param === 'limit' ? {} : { limit: compareLimit(ctx) }),
+              [sentAs]: v.value,
+            }
+          : { api_key: ctx.target.apiKey, [sentAs]: v.value };
+      const unknownId = endpoint === 'cek-trx-id' && v.unknownId;
       return {
         phase: 'coverage',
         endpoint,
         method,
         label,
+        params,
         ...(refuse ? { refuse } : {}),
-        ...inviteCase(ctx, param, sentAs, v.value),
+        ...(unknownId ? { unknownId } : {}),
       };
-    const params: Params =
-      endpoint === 'history-transaksi'
-        ? { api_key: ctx.target.apiKey, ...(param === 'limit' ? {} : { limit: compareLimit(ctx) }), [sentAs]: v.value }
-        : { api_key: ctx.target.apiKey, [sentAs]: v.value };
-    return { phase: 'coverage', endpoint, method, label, params, ...(refuse ? { refuse } : {}) };
-  });
+    });
+}
+
+/**
+ * What a parameter's role classes are made from (roles.ts): a text matched in history from a record's member
+ * number (its digits are no product's); an identifier looked up from the known transaction, beside every ID the
+ * account shows (a variant equal to one of them is no unknown ID); anything else from its sample.
+ */
+function roleSeed(ctx: ScenarioContext, endpoint: Endpoint, param: string): RoleSeed {
+  if (endpoint === 'history-transaksi' && param === 'q') return { value: ctx.data.record?.member_number ?? '' };
+  if (endpoint === 'cek-trx-id' && param === 'trx_id')
+    return {
+      value: ctx.data.knownTrxId ?? '',
+      existing: new Set((ctx.data.records ?? []).map((r) => r.trx_id ?? '')),
+    };
+  return { value: String(sampleOf(ctx, endpoint, param) ?? '') };
 }
 
 /** The names of the key, each tried alone with every near miss. */
 const KEY_NAMES = ['api_key', 'key'] as const;
 
-/** Keys a near miss of the real one: derived from it, so they are secrets too (registered by the caller). */
+/**
+ * Keys a near miss of the real one, the secret role's classes (roles.ts) that are text: derived from it, so they
+ * are secrets too (registered by the caller).
+ */
 export function nearMissKeys(key: string): { label: string; value: string }[] {
-  const flip = (c: string): string => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
-  const last = key.at(-1) ?? 'x';
-  const other = last === 'x' ? 'y' : 'x';
-  const out = [
-    { label: 'its last character changed', value: `${key.slice(0, -1)}${other}` },
-    { label: 'its first character changed', value: `${key[0] === 'x' ? 'y' : 'x'}${key.slice(1)}` },
-    { label: 'its last character dropped', value: key.slice(0, -1) },
-    { label: 'a character appended', value: `${key}x` },
-    { label: 'its case flipped', value: [...key].map(flip).join('') },
-    { label: 'surrounded by whitespace', value: ` ${key} ` },
-    { label: 'encoded twice', value: encodeURIComponent(encodeURIComponent(`${key} /`)) },
-  ];
-  return out.filter((k) => k.value !== key);
+  return roleValues('secret', { value: key }).flatMap((k) =>
+    typeof k.value === 'string' ? [{ label: k.label, value: k.value }] : [],
+  );
+}
+
+/** Near misses of the key that are not text (a JSON array holding it), with the methods that carry them. */
+function nearMissValues(key: string): RoleValue[] {
+  return roleValues('secret', { value: key }).filter((k) => typeof k.value !== 'string');
 }
 
 /**
@@ -192,13 +224,13 @@ export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: 
   const intent: InviteIntent = ctx.target.allowWrites
     ? { expect: 'refusal', clause: 'AUTH-1' }
     : { expect: 'refusal', clause: 'used-trx' };
-  const misses = nearMissKeys(key);
+  const misses = [...nearMissKeys(key), ...nearMissValues(key).filter((k) => !k.methods || k.methods.includes(method))];
   const cases: GeneratedCase[] = KEY_NAMES.flatMap((name) =>
     misses.map((k) => ({
       phase: 'near-miss' as const,
       endpoint,
       method,
-      label: `${name}: the real key with ${k.label}`,
+      label: `${name}: the real key, ${k.label}`,
       params: { ...base(), [name]: k.value },
       wrongKey: true,
     })),

@@ -1,6 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ApiModel } from '../../openapi/load.js';
-import type { Endpoint } from '../../openapi/types.js';
+import type { Endpoint, Method } from '../../openapi/types.js';
+import { type RoleSeed, roleValues } from './roles.js';
 
 /** One value of a parameter at or just past a constraint of its schema. */
 export interface BoundaryValue {
@@ -9,6 +10,10 @@ export interface BoundaryValue {
   label: string;
   /** Whether openapi.yaml's request schema accepts it (the document's validator decides, not this file). */
   valid: boolean;
+  /** An identifier that names no existing record (roles.ts): a lookup of it must not find one. */
+  unknownId?: true;
+  /** The methods that can carry it (all when absent). */
+  methods?: readonly Method[];
 }
 
 /** Digits of other scripts, which INV-3 names: Arabic-Indic and full-width. */
@@ -23,19 +28,41 @@ const FULL_WIDTH = '０１２３４５６７８９';
  * leading `+`, a letter; for an enum, each value, case variants, empty, whitespace, near words; for a date,
  * an impossible one, other separators, one-digit parts; for lengths, at and past each bound; for an integer,
  * the minimum, one below, a fraction, a padded string, a very large number. `sample` is a valid value (from the
- * target's data or config); each value is classified by the document's own request validator.
+ * target's data or config); each value is classified by the document's own request validator. Then the classes
+ * of the parameter's role (roles.ts), made from `seed` (by default the sample).
  */
-export function boundaryValues(api: ApiModel, endpoint: Endpoint, name: string, sample: unknown): BoundaryValue[] {
+export function boundaryValues(
+  api: ApiModel,
+  endpoint: Endpoint,
+  name: string,
+  sample: unknown,
+  seed: RoleSeed = { value: String(sample ?? '') },
+): BoundaryValue[] {
   const param = api.operation(endpoint).params.find((p) => p.name === name);
   if (!param) throw new Error(`${endpoint} has no parameter ${name}`);
-  const schema = param.schema as OpenAPIV3_1.SchemaObject;
   const valid = (v: unknown): boolean =>
     !api.foldRequest(endpoint, { [name]: v }).problems.some((p) => p.param === name && p.code !== 'missing');
   const out = new Map<string, BoundaryValue>();
-  const add = (value: unknown, label: string): void => {
+  const add = (value: unknown, label: string, more: Partial<BoundaryValue> = {}): void => {
     const key = JSON.stringify(value);
-    if (!out.has(key)) out.set(key, { value, label, valid: valid(value) });
+    if (!out.has(key)) out.set(key, { value, label, valid: valid(value), ...more });
   };
+  schemaEdges(param.schema as OpenAPIV3_1.SchemaObject, sample, add, valid);
+  for (const v of roleValues(param.role, seed))
+    add(v.value, v.label, {
+      ...(v.unknownId ? { unknownId: true as const } : {}),
+      ...(v.methods ? { methods: v.methods } : {}),
+    });
+  return [...out.values()];
+}
+
+/** The values at and just past each constraint of a schema (see boundaryValues), each given to `add`. */
+function schemaEdges(
+  schema: OpenAPIV3_1.SchemaObject,
+  sample: unknown,
+  add: (value: unknown, label: string) => void,
+  valid: (v: unknown) => boolean,
+): void {
   const s = String(sample ?? '');
   if (schema.enum) {
     for (const e of schema.enum) {
@@ -51,7 +78,7 @@ export function boundaryValues(api: ApiModel, endpoint: Endpoint, name: string, 
     add('', 'empty');
     add(' ', 'a space');
     add('family', 'a word outside the enum');
-    return [...out.values()];
+    return;
   }
   if (schema.type === 'integer') {
     const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
@@ -63,7 +90,7 @@ export function boundaryValues(api: ApiModel, endpoint: Endpoint, name: string, 
     add(2 ** 31, '2^31');
     add(10 ** 12, 'a very large number');
     add('abc', 'letters');
-    return [...out.values()];
+    return;
   }
   if (s) add(s, 'a valid value');
   if (schema.format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(s)) {
@@ -130,5 +157,4 @@ export function boundaryValues(api: ApiModel, endpoint: Endpoint, name: string, 
     add('x'.repeat(schema.maxLength + 1), `one past maxLength ${schema.maxLength}`);
     add('ÿ'.repeat(Math.min(schema.maxLength, 8)), 'non-ASCII letters');
   }
-  return [...out.values()];
 }
