@@ -123,7 +123,7 @@ export const test = base.extend<{ h2h: H2H }>({
   h2h: async ({}, use, testInfo) => {
     if (!run)
       throw new Error('no run file: the gate runs through its global setup (h2h contract, or npx playwright test)');
-    newTrxId ??= trxFactory(`${run.runId}W${testInfo.workerIndex}`);
+    newTrxId ??= trxFactory(run.runId, testInfo.workerIndex.toString(36).padStart(2, '0'), cfg.trxRule);
     const target = { ...cfg, apiKey };
     const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
     const deps = runDeps(api, target, run.data, raw, newTrxId, {

@@ -109,6 +109,35 @@ export function compareOutcomes(api: ApiModel, clause: ClauseId, a: Exchange, b:
       if (typeof ba.saldo !== typeof bb.saldo) diff('$.saldo (type)', typeof ba.saldo, typeof bb.saldo);
       break;
   }
+  for (const [path, x, y] of echoesMissed(api, a, b, ba, bb)) if (!out.some((f) => f.path === path)) diff(path, x, y);
+  return out;
+}
+
+/** Where an answer says back its own request's values: every path outside arrays, a few levels deep. */
+function stringPaths(v: unknown, path = '$', depth = 0): [string, string][] {
+  if (typeof v === 'string') return [[path, v]];
+  if (depth > 4 || typeof v !== 'object' || v === null || Array.isArray(v)) return [];
+  return Object.entries(v).flatMap(([k, x]) => stringPaths(x, `${path}.${k}`, depth + 1));
+}
+
+/**
+ * Where one answer says back a value of its request (the name sent as `name`, in `detail.nama`) and the other,
+ * sent the same parameter under another name or method, does not say back its own: the other did not read it.
+ * "Same payload" holds for fields the document does not name too, where they show what was asked. Values of two
+ * characters or more, numbers in either form.
+ */
+function echoesMissed(api: ApiModel, a: Exchange, b: Exchange, ba: Body, bb: Body): [string, unknown, unknown][] {
+  const sa = api.foldRequest(a.endpoint, a.params).params;
+  const sb = api.foldRequest(b.endpoint, b.params).params;
+  const same = (x: unknown, sent: unknown): boolean =>
+    x === String(sent) || (/^\d{9,}$/.test(to62(sent)) && to62(x) === to62(sent));
+  const atB = new Map(stringPaths(bb));
+  const out: [string, unknown, unknown][] = [];
+  for (const [param, sent] of Object.entries(sa)) {
+    if (param === 'api_key' || typeof sent !== 'string' || sent.length < 2 || sb[param] === undefined) continue;
+    for (const [path, x] of stringPaths(ba))
+      if (same(x, sent) && !same(atB.get(path), sb[param])) out.push([path, x, atB.get(path)]);
+  }
   return out;
 }
 

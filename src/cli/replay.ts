@@ -56,7 +56,7 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
       const pace = localPace({ rate: cfg.rateLimit });
       const policy: SendPolicy = { maxWaitMs: cfg.maxWaitMs, pace };
       const data = await discover(raw, policy, target);
-      const newTrxId = trxFactory(`${newRunId()}R`);
+      const newTrxId = trxFactory(newRunId(), 'R', target.trxRule);
       const deps = runDeps(api, target, data, raw, newTrxId, {
         ...cfg,
         maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? defaultNumber('max-invites'),

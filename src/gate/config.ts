@@ -4,6 +4,7 @@ import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { readSecretFile, UsageError } from '../shared/config-file.js';
 import { defaultNumber, get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
 import type { Kind } from './target.js';
+import { DEFAULT_TRX_RULE, type TrxRule } from './trx-ids.js';
 import { concurrencyOf } from './workers.js';
 
 /** A clause the team accepts as broken for now: reported as `warn`, not failed. */
@@ -30,6 +31,8 @@ export interface ContractConfig {
    */
   maxInvites?: number;
   knownTrxId?: string;
+  /** The transaction IDs the provider accepts: the run's own keep to it. */
+  trxRule: TrxRule;
   /** Drift fails the run too. @defaultValue false */
   strict: boolean;
   deviations: Deviation[];
@@ -166,6 +169,10 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
   });
   const known = get.list(r, 'known-status');
   const kind = get.str(r, 'kind') as Kind | undefined;
+  const trxRule: TrxRule = {
+    maxLength: get.num(r, 'trx-id-length') ?? defaultNumber('trx-id-length'),
+    chars: (get.str(r, 'trx-id-chars') ?? DEFAULT_TRX_RULE.chars) as TrxRule['chars'],
+  };
   const maxInvites = get.num(r, 'max-invites');
   const trx = get.str(r, 'trx-id');
   const rate = get.num(r, 'rate-limit');
@@ -188,6 +195,7 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
       ? { maxInvites: maxInvites ?? defaultNumber('max-invites') }
       : {}),
     ...(trx ? { knownTrxId: trx } : {}),
+    trxRule,
     strict: get.bool(r, 'strict') ?? false,
     allowInconclusive: get.bool(r, 'allow-inconclusive') ?? false,
     ...(baseline ? { baseline } : {}),

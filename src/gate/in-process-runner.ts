@@ -64,7 +64,7 @@ export async function runInProcess(
     canonicalOnly: opts.canonicalOnly ?? false,
     ...(opts.grep ? { grep: opts.grep } : {}),
   });
-  const deps = runDeps(api, target, data, raw, trxFactory(newRunId()), {
+  const deps = runDeps(api, target, data, raw, trxFactory(newRunId(), 'P', target.trxRule), {
     maxInvites: opts.maxInvites,
     maxWaitMs,
     pace,

@@ -14,7 +14,92 @@ export interface Pace {
    * returns what frees the slots (idempotent).
    */
   acquire(n?: number): Promise<() => void>;
+  /** Tells the pace how an answer came: rate-limited (429, or 503 with Retry-After) or not. */
+  report(limited: boolean): void;
+  /** The rate the provider was seen to allow when it last limited the run (requests a second), if it did. */
+  providerRate(): number | undefined;
 }
+
+/**
+ * The run's rate, learned from the provider, as TCP learns a link's: unpaced (or at the user's `--rate-limit`)
+ * until the first rate-limit answer; then paced evenly from what got through in the second before it, rising
+ * quickly (10 %, or half a request a second, every 2 s) until the provider limits a paced run. The rate it
+ * limited at is what the provider allows at most: the run cuts to 90 % of it, and rises again only carefully, by
+ * 5 % every 5 s up to 97 % of it, and past that only after a minute there without a limit (the provider may have
+ * raised its limit). Cut at most once a second; never above the user's ceiling. A provider that allows 8 a
+ * second is asked about 7.8.
+ */
+export class LearnedRate {
+  private readonly accepted: number[] = [];
+  private rate: number | undefined;
+  private seen: number | undefined;
+  private lastCut = Number.NEGATIVE_INFINITY;
+  private lastChange = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly ceiling: number | undefined,
+    private readonly onChange: (rate: number) => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.rate = ceiling;
+  }
+
+  /** The rate at which the provider limited the paced run: it allows a little less (requests a second). */
+  providerRate(): number | undefined {
+    return this.seen;
+  }
+
+  /** The run's rate now: undefined while unpaced. */
+  current(): number | undefined {
+    return this.rate;
+  }
+
+  report(limited: boolean): void {
+    const t = this.now();
+    if (!limited) {
+      this.accepted.push(t);
+      while ((this.accepted[0] ?? t) < t - 1000) this.accepted.shift();
+      this.rise(t);
+      return;
+    }
+    if (t - this.lastCut < 1000) return;
+    this.lastCut = t;
+    if (this.rate === undefined) {
+      // Unpaced until now: a guess from what got through in the last second, then rising quickly.
+      this.set(Math.max(1, this.accepted.length * 0.9), t);
+      return;
+    }
+    this.seen = this.rate;
+    this.set(Math.max(0.5, this.rate * 0.9), t);
+  }
+
+  private rise(t: number): void {
+    if (this.rate === undefined) return;
+    const every = this.seen === undefined ? 2000 : 5000;
+    if (t - this.lastCut < every || t - this.lastChange < every) return;
+    const ceiling = this.ceiling ?? Number.POSITIVE_INFINITY;
+    if (this.seen === undefined) {
+      this.set(Math.min(ceiling, Math.max(this.rate * 1.1, this.rate + 0.5)), t);
+      return;
+    }
+    const top = Math.min(ceiling, this.seen * 0.97);
+    if (this.rate < top) this.set(Math.min(top, this.rate * 1.05), t);
+    // A minute at the top without a limit: the provider may allow more now; look a little higher.
+    else if (t - this.lastChange >= PROBE_AFTER_MS && this.rate < ceiling) {
+      this.seen *= 1.05;
+      this.lastChange = t;
+    }
+  }
+
+  private set(rate: number, t: number): void {
+    this.rate = rate;
+    this.lastChange = t;
+    this.onChange(rate);
+  }
+}
+
+/** How long at the top without a limit before the rate looks past what the provider was seen to allow. */
+const PROBE_AFTER_MS = 60_000;
 
 /** The run's pace could not be asked: nothing was sent for the request that waited (an internal error). */
 export class PaceLost extends Error {}
@@ -26,16 +111,22 @@ export interface PaceLimits {
   rate?: number | undefined;
 }
 
-/** The pace itself, in this process. */
+/** The pace itself, in this process: `--concurrency`, and a rate learned below `--rate-limit` (LearnedRate). */
 export function localPace(limits: PaceLimits): Pace {
   const slots = limits.concurrency ? Math.max(1, Math.floor(limits.concurrency)) : undefined;
   const semaphore = slots ? new Semaphore(slots) : undefined;
-  const bucket = limits.rate ? new TokenBucket(limits.rate, 1) : undefined;
+  let bucket = limits.rate ? new TokenBucket(limits.rate, 1) : undefined;
+  const learned = new LearnedRate(limits.rate, (rate) => {
+    if (bucket) bucket.setRate(rate);
+    else bucket = new TokenBucket(rate, 1);
+  });
   return {
+    report: (limited) => learned.report(limited),
+    providerRate: () => learned.providerRate(),
     async acquire(n = 1) {
       const weight = slots ? Math.min(Math.max(1, n), slots) : 1;
       const release = semaphore ? (await semaphore.acquire(weight))[1] : () => {};
-      if (bucket) for (let i = 0; i < n; i++) await bucket.take();
+      for (let i = 0; i < n; i++) await bucket?.take();
       let done = false;
       return () => {
         if (done) return;
@@ -48,8 +139,9 @@ export function localPace(limits: PaceLimits): Pace {
 
 /**
  * Serves a pace to other processes on 127.0.0.1 (a free port). A line `+id n` asks for n slots, answered `id`
- * when granted; `-id` frees them. A connection that closes frees what it held, and what it was still waiting
- * for is freed as soon as it is granted.
+ * when granted (and ` r` with the rate the provider was seen to allow, once it limited the run); `-id` frees them;
+ * `!1` and `!0` report an answer rate-limited or not. A connection that closes frees what it held, and what it was
+ * still waiting for is freed as soon as it is granted.
  */
 export async function servePace(pace: Pace): Promise<{ port: number; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
@@ -64,6 +156,10 @@ export async function servePace(pace: Pace): Promise<{ port: number; close: () =
       for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
+        if (line === '!0' || line === '!1') {
+          pace.report(line === '!1');
+          continue;
+        }
         const m = /^([+-])(\d{1,15})(?: (\d{1,6}))?$/.exec(line);
         if (!m) {
           socket.destroy();
@@ -78,7 +174,8 @@ export async function servePace(pace: Pace): Promise<{ port: number; close: () =
         void pace.acquire(Number(m[3] ?? 1)).then((release) => {
           if (closed) return release();
           held.set(id, release);
-          socket.write(`${id}\n`);
+          const seen = pace.providerRate();
+          socket.write(seen === undefined ? `${id}\n` : `${id} ${seen.toFixed(2)}\n`);
         });
       }
     });
@@ -112,6 +209,7 @@ export function paceClient(port: number): Pace {
   let buffered = '';
   let nextId = 0;
   let holding = 0;
+  let seen: number | undefined;
   const waiting = new Map<string, { resolve: () => void; reject: (err: Error) => void }>();
   const idle = (): void => {
     // Kept open between requests, but never what keeps the process alive.
@@ -124,8 +222,9 @@ export function paceClient(port: number): Pace {
     s.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('latin1');
       for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-        const id = buffered.slice(0, nl);
+        const [id = '', rate] = buffered.slice(0, nl).split(' ');
         buffered = buffered.slice(nl + 1);
+        if (rate !== undefined) seen = Number(rate);
         waiting.get(id)?.resolve();
         waiting.delete(id);
       }
@@ -146,6 +245,11 @@ export function paceClient(port: number): Pace {
     return s;
   };
   return {
+    report(limited) {
+      // Best effort: a lost pace fails the next acquire, which is where it matters.
+      if (socket) socket.write(limited ? '!1\n' : '!0\n');
+    },
+    providerRate: () => seen,
     async acquire(n = 1) {
       const s = connected();
       s.ref();

@@ -115,14 +115,28 @@ export function learnReading(facts: readonly ReadingFact[], run: { allowWrites: 
         break;
       }
       case 'rate-limit': {
+        // The run's pace learned the rate at which the provider limited it: the lowest is the provider's limit.
         const limited = values('rate-limited');
-        set(
-          undefined,
-          limited.length
-            ? `seen: HTTP ${limited.join(' and ')} (the rate itself cannot be learned from a run whose pace it set: set N/s by hand)`
-            : 'no rate-limit answer came (a limit above the run’s pace cannot be seen)',
-          `rate-limited=${limited[0]}`,
-        );
+        const rates = values('rate-seen')
+          .map(Number)
+          .filter((r) => r > 0);
+        const waits = Object.values(of('rate-limited')).reduce((a, n) => a + n, 0);
+        if (rates.length) {
+          const rate = Math.max(1, Math.round(Math.min(...rates)));
+          const status = limited.includes('429') || !limited.includes('503') ? '' : ':503';
+          set(
+            `${rate}/s${status}`,
+            `limited at about ${rate} requests a second with HTTP ${limited.join(' and ') || '429'} (the run's pace learned it; ${waits} limit(s) waited out)`,
+            `rate-limited=${limited[0]}`,
+          );
+        } else
+          set(
+            undefined,
+            limited.length
+              ? `seen: HTTP ${limited.join(' and ')}, too seldom to measure a rate`
+              : 'no rate-limit answer came (a limit above the run’s pace cannot be seen)',
+            `rate-limited=${limited[0]}`,
+          );
         break;
       }
       case 'slot':

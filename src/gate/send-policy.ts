@@ -82,6 +82,7 @@ export async function sendUnderPolicy(
     } finally {
       release?.();
     }
+    policy.pace?.report(isRateLimit(ex));
     if (isRateLimit(ex) && invite && ex.httpStatus !== 429)
       throw new MaybeCarriedOut(
         `${method} ${endpoint}: HTTP ${ex.httpStatus} with Retry-After; only a 429 says an invite was not carried out, so it is not sent again`,

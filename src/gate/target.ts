@@ -4,6 +4,7 @@ import { to62 } from '../openapi/numbers.js';
 import type { Exchange } from '../openapi/types.js';
 import { type KindedRecord, recordsOfEveryKind } from './record-kinds.js';
 import { type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
+import type { TrxRule } from './trx-ids.js';
 
 export type Kind = 'akrab' | 'circle';
 
@@ -19,6 +20,8 @@ export interface GateTarget extends Target {
   msisdns: readonly string[];
   /** A known transaction for lookups; else taken from history. */
   knownTrxId?: string;
+  /** The transaction IDs the provider accepts (`--trx-id-length`, `--trx-id-chars`). @defaultValue DEFAULT_TRX_RULE */
+  trxRule?: TrxRule;
 }
 
 /** A history record's documented fields, as discovery keeps them. */

@@ -10,7 +10,14 @@ import { judgeReceived } from './received.js';
 import type { RunDeps } from './run-deps.js';
 import type { Judgement } from './scenario.js';
 import type { Recording } from './scenario-context.js';
-import { findingKey, findingLines, type ScenarioResult, showExchange, skippedResult } from './scenario-result.js';
+import {
+  findingKey,
+  findingLines,
+  type ReadingFact,
+  type ScenarioResult,
+  showExchange,
+  skippedResult,
+} from './scenario-result.js';
 
 /** How a scenario's run ended before the verdict: its judgements, or why it stopped. */
 export type Ending =
@@ -113,6 +120,11 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   result.invites.sent = rec.invitesSent;
   result.observations = [
     ...rec.observations,
+    // The rate limits it waited out, and the rate the provider allowed as the run's pace learned it.
+    ...rec.notes.waits.map(
+      (w): ReadingFact => ({ point: 'reading', knob: 'rate-limited', value: String(w.httpStatus) }),
+    ),
+    ...rateSeen(deps.policy.pace?.providerRate()),
     ...scenarioFacts(api, rec.exchanges, deps.target.apiKey, (ex) => withExtraFields.has(ex), showExchange),
   ];
   if (rec.settleMs !== undefined) result.settleMs = rec.settleMs;
@@ -138,4 +150,9 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   if (result.lines.length) result.status = 'failed';
   else if ('stopped' in ending) result.status = ending.stopped.status;
   return result;
+}
+
+/** The rate the provider was seen to allow, as a reading fact, once the run's pace has learned one. */
+function rateSeen(rate: number | undefined): ReadingFact[] {
+  return rate === undefined ? [] : [{ point: 'reading', knob: 'rate-seen', value: rate.toFixed(1) }];
 }

@@ -56,6 +56,10 @@ export const KNOBS = {
     values: ['any', 'exact'],
     about: 'q matched in any letter case, or letter for letter (numbers in either form both ways)',
   },
+  'trx-id': {
+    values: ['any', 'alnum20'],
+    about: 'transaction IDs an invite accepts: any of 1 to 64 characters, or at most 20 letters and digits',
+  },
   balance: {
     values: ['ample', '4', 'empty'],
     about:

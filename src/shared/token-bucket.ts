@@ -7,7 +7,7 @@ export class TokenBucket {
   private last: number;
 
   constructor(
-    readonly rate: number,
+    public rate: number,
     readonly burst: number,
     private readonly now: () => number = () => performance.now(),
   ) {
@@ -19,6 +19,12 @@ export class TokenBucket {
     const t = this.now();
     this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.rate);
     this.last = t;
+  }
+
+  /** Changes the rate from now on (tokens held so far stay). */
+  setRate(rate: number): void {
+    this.refill();
+    this.rate = rate;
   }
 
   /** Takes a token if one is there. */

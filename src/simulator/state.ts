@@ -377,6 +377,13 @@ export class SimState {
     sentAs: Record<string, string[]>,
   ): Promise<Handled> {
     const trxByAlias = !(sentAs.trx_id ?? []).includes('trx_id');
+    // The `trx-id=alnum20` reading: a provider's own rule for transaction IDs.
+    if (this.reading['trx-id'] === 'alnum20' && p.trx_id !== undefined && !/^[A-Za-z0-9]{1,20}$/.test(String(p.trx_id)))
+      return {
+        answer: refuse('INVALID_TRX_ID', 'trx_id must be 1 to 20 letters or digits.'),
+        couldSucceed: false,
+        params: p,
+      };
     // Fault `missing-trx-with-name`: a made-up trx_id.
     const trxId = p.trx_id === undefined ? `AUTO-${this.seq + 1}` : String(p.trx_id);
     const key = `${account.id}\u0000${trxId}`;

@@ -13,6 +13,7 @@ import { compareLimit, inviteParams } from '../sampling.js';
 import {
   type Area,
   balanceDropped,
+  type Judgement,
   judge,
   PreconditionFailed,
   type Scenario,
@@ -39,7 +40,8 @@ const DEMANDS: Record<string, ClauseId[]> = {
  * Reads go eight at a time. Invites go four at a time, each batch admitted by the ledger only if the cap would
  * hold even were all four wrongly accepted, and no batch goes out once one of its class was seen accepted.
  */
-async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): Promise<void> {
+async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): Promise<Map<GeneratedCase, Exchange>> {
+  const got = new Map<GeneratedCase, Exchange>();
   const invites = cases[0]?.endpoint === 'invite-member';
   const size = invites ? 4 : 8;
   for (let i = 0; i < cases.length; i += size) {
@@ -55,9 +57,43 @@ async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): P
       : await Promise.all(batch.map((c) => sendCase(ctx, c)));
     batch.forEach((c, j) => {
       const ex = answers[j];
-      if (ex) ctx.generated(c, ex);
+      if (!ex) return;
+      ctx.generated(c, ex);
+      got.set(c, ex);
     });
   }
+  return got;
+}
+
+/**
+ * ENV-2 and ENV-3 on the coverage phase's answers: every value class by the canonical name on GET is the
+ * reference; the same class by POST must give its outcome (ENV-2), and under every alias by the same method
+ * (ENV-3). Only text values pair (a POST carries a number as a JSON number, a GET as text), and only answers
+ * the clauses left to the provider: one that a clause said must be refused and was accepted is that clause's
+ * finding, and an answer without the envelope is ENV-1's.
+ */
+function coveragePairs(got: ReadonlyMap<GeneratedCase, Exchange>): Judgement[] {
+  const out: Judgement[] = [];
+  const own = (c: GeneratedCase, ex: Exchange): boolean => {
+    const ok = (ex.body as { ok?: unknown } | undefined)?.ok;
+    return typeof ok === 'boolean' && !(ok === true && (c.refuse !== undefined || c.unknownId === true));
+  };
+  const byClass = new Map<string, [GeneratedCase, Exchange][]>();
+  for (const [c, ex] of got) {
+    const v = c.coverage;
+    if (!v || typeof c.params[v.sentAs] !== 'string' || !own(c, ex)) continue;
+    byClass.set(v.valueClass, [...(byClass.get(v.valueClass) ?? []), [c, ex]]);
+  }
+  for (const answers of byClass.values()) {
+    const canonical = answers.filter(([c]) => c.coverage?.sentAs === c.coverage?.param);
+    for (const [c, ex] of answers) {
+      const sameName = c.coverage?.sentAs === c.coverage?.param;
+      const ref = canonical.find(([r]) => (sameName ? r.method === 'GET' : r.method === c.method));
+      if (!ref || ref[0] === c) continue;
+      out.push(judge(sameName ? 'ENV-2' : 'ENV-3', { pair: [ref[1], ex] }));
+    }
+  }
+  return out;
 }
 
 /**
@@ -70,33 +106,32 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
   for (const endpoint of ['invite-member', 'history-transaksi', 'cek-trx-id'] as const) {
     for (const p of api.operation(endpoint).params) {
       if (p.name === 'api_key') continue;
-      const clauses: ClauseId[] = [...(DEMANDS[`${endpoint} ${p.name}`] ?? []), 'ENV-4'];
-      for (const name of api.namesOf(endpoint, p.name)) {
-        for (const method of METHODS) {
-          out.push({
-            title: `${clauses.join(' ')} ${endpoint} ${method}${name === p.name ? '' : ` via ${name}`}: coverage of ${p.name}`,
-            clauses,
-            area: AREA[endpoint],
-            endpoint,
-            methods: [method],
-            aliases: name === p.name ? [] : [name],
-            plainOpenApi: false,
-            // An invite that no clause says must be refused goes out guarded by a used trx_id.
-            needs:
-              endpoint === 'cek-trx-id' || endpoint === 'invite-member'
-                ? ['known-trx']
-                : ['q', 'date', 'month', 'year'].includes(p.name)
-                  ? ['history']
-                  : [],
-            ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
-            requests: 112,
-            async run(ctx) {
-              await sendAll(ctx, coverageCases(api, ctx, endpoint, p.name, name, method));
-              return [];
-            },
-          });
-        }
-      }
+      const clauses: ClauseId[] = ['ENV-2', 'ENV-3', ...(DEMANDS[`${endpoint} ${p.name}`] ?? []), 'ENV-4'];
+      const names = api.namesOf(endpoint, p.name);
+      out.push({
+        title: `${clauses.join(' ')} ${endpoint} GET+POST: coverage of ${p.name}${names.length > 1 ? ` by ${names.join(', ')}` : ''}`,
+        clauses,
+        area: AREA[endpoint],
+        endpoint,
+        methods: ['GET', 'POST'],
+        aliases: names.slice(1),
+        plainOpenApi: false,
+        // An invite that no clause says must be refused goes out guarded by a used trx_id.
+        needs:
+          endpoint === 'cek-trx-id' || endpoint === 'invite-member'
+            ? ['known-trx']
+            : ['q', 'date', 'month', 'year'].includes(p.name)
+              ? ['history']
+              : [],
+        ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+        requests: 112 * 2 * names.length,
+        async run(ctx) {
+          const cases = names.flatMap((name) =>
+            METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, p.name, name, method)),
+          );
+          return coveragePairs(await sendAll(ctx, cases));
+        },
+      });
     }
   }
   for (const endpoint of ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const) {

@@ -7,13 +7,16 @@ import { compareLimit, inviteParams, testNumber } from '../sampling.js';
 import {
   allAnswered,
   balanceDropped,
+  type Judgement,
   judge,
+  NotJudged,
   PreconditionFailed,
   rename,
   type Scenario,
   steadySaldo,
   without,
 } from '../scenario.js';
+import { unusualTrxIds } from '../trx-ids.js';
 import { authScenarios } from './auth.js';
 import { envelopeScenarios } from './envelope.js';
 
@@ -25,6 +28,12 @@ export const BAD_MSISDNS = {
 } as const;
 
 const body = (ex: Exchange): Record<string, unknown> => (ex.body ?? {}) as Record<string, unknown>;
+
+/** Names the invites that are carried out carry, by method: accented Latin, an emoji, Arabic, Chinese. */
+const NAMES_CARRIED_OUT: Record<Method, readonly string[]> = {
+  GET: ['Zoë Ñúñez', 'Ani 😀'],
+  POST: ['محمد', '王小明'],
+};
 
 /** The invite, unless it was refused: the clauses of a successful invite cannot be judged on a refusal. */
 function succeeded(ex: Exchange, clauses: string): Exchange {
@@ -52,10 +61,13 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
   const carries = (trx: unknown) => (ex: Exchange) =>
     Array.isArray(body(ex).data) && (body(ex).data as { trx_id?: unknown }[]).some((r) => r.trx_id === trx);
 
-  for (const method of METHODS) {
-    for (const form of ['08', '62'] as const) {
+  for (const [m, method] of METHODS.entries()) {
+    // Every configured test number, in each form by one method or the other: a provider may get one number wrong
+    // (a 62-form number that holds "08" further on, a member whose slot reaches two digits).
+    for (const [i, form] of (['08', '62', '08'] as const).entries()) {
+      const shown = i % 2 === m ? form : form === '08' ? '62' : '08';
       out.push({
-        title: `INV-1 INV-2 BAL-2 invite-member ${method}: a successful invite of a ${form}-form number`,
+        title: `INV-1 INV-2 BAL-2 invite-member ${method}: a successful invite of test number ${i + 1} in ${shown}-form`,
         clauses: ['INV-1', 'INV-2', 'BAL-2'],
         area: 'invite',
         endpoint: 'invite-member',
@@ -64,10 +76,10 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         invite: { writes: 1, risk: 0, priority: 1, safe: false },
         requests: 3,
         async run(ctx) {
-          const f = forms(testNumber(ctx, form === '08' ? 0 : 1));
+          const f = forms(testNumber(ctx, i));
           const key = { api_key: ctx.target.apiKey };
           const saldoBefore = await ctx.send('saldo-user', method, key);
-          const invite = await ctx.invite(method, inviteParams(ctx, form === '08' ? f.f08 : f.f62), {
+          const invite = await ctx.invite(method, inviteParams(ctx, shown === '08' ? f.f08 : f.f62), {
             expect: 'success',
             clause: 'INV-1',
           });
@@ -202,6 +214,66 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         // Wait until the invite shows, so that a second record of its trx_id would show too.
         const hist = await ctx.settle(() => history(ctx, method, params.trx_id), carries(params.trx_id));
         return [judge('INV-5', { invite, repeats, saldoBefore, saldoBetween, saldoAfter, history: hist })];
+      },
+    });
+
+    out.push({
+      title: `INV-1 invite-member ${method}: transaction IDs of unusual shape are said back as sent`,
+      clauses: ['INV-1'],
+      area: 'invite',
+      endpoint: 'invite-member',
+      methods: [method],
+      aliases: [],
+      invite: { writes: 3, risk: 0, priority: 6, safe: false },
+      requests: 3,
+      async run(ctx) {
+        // Outside the rule the run's own IDs keep to (--trx-id-length, --trx-id-chars): a provider may refuse
+        // them, which is its right; one it carries out must say the ID back as it was sent.
+        const ids = unusualTrxIds([ctx.newTrxId(), ctx.newTrxId(), ctx.newTrxId()]);
+        const answers: Exchange[] = [];
+        for (const { id } of ids)
+          answers.push(
+            await ctx.invite(method, { ...inviteParams(ctx), trx_id: id }, { expect: 'success', clause: 'INV-1' }),
+          );
+        const done = answers.filter((ex) => body(ex).ok === true);
+        if (done.length === 0)
+          throw new NotJudged(
+            `the provider refused every transaction ID of unusual shape (${ids.map((i) => i.label).join(', ')}): its rule for IDs is its own`,
+          );
+        return done.map((exchange) => judge('INV-1', { exchange }));
+      },
+    });
+
+    out.push({
+      title: `INV-1 INV-2 INV-6 invite-member ${method}: members named in other scripts are invited and seen`,
+      clauses: ['INV-1', 'INV-2', 'INV-6'],
+      area: 'invite',
+      endpoint: 'invite-member',
+      methods: [method],
+      aliases: [],
+      invite: { writes: 2, risk: 0, priority: 3, safe: false },
+      requests: 8,
+      settles: true,
+      async run(ctx) {
+        // A name is stored and shown: a provider may fail to keep one that is not in its character set.
+        const key = { api_key: ctx.target.apiKey };
+        const judged: Judgement[] = [];
+        for (const name of NAMES_CARRIED_OUT[method]) {
+          const params: Params = { ...inviteParams(ctx, testNumber(ctx, judged.length)), name };
+          const trx = params.trx_id;
+          const invite = succeeded(await ctx.invite(method, params, { expect: 'success', clause: 'INV-6' }), 'INV-6');
+          const lookup = await ctx.settle(
+            () => ctx.send('cek-trx-id', method, { ...key, trx_id: trx }),
+            (ex) => body(ex).ok === true && (body(ex).data as { status?: unknown } | undefined)?.status === 'SUCCESS',
+          );
+          const hist = await ctx.settle(() => history(ctx, method, trx), carries(trx));
+          judged.push(
+            judge('INV-1', { exchange: invite }),
+            judge('INV-2', { exchange: invite }),
+            judge('INV-6', { invite, lookup, history: hist }),
+          );
+        }
+        return judged;
       },
     });
 

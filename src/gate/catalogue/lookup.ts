@@ -57,9 +57,12 @@ export function lookupScenarios(api: ApiModel): Scenario[] {
         const judgements = await Promise.all(
           [...new Set(byKind.values())].map(async (own) => {
             const trx_id = own.trxId;
+            // Until it shows as INV-6 asks (SUCCESS): a provider may show a new transaction PENDING for a while.
             const lookup = await ctx.settle(
               () => ctx.send('cek-trx-id', method, { ...key, trx_id }),
-              (ex) => (ex.body as { ok?: unknown } | undefined)?.ok === true,
+              (ex) =>
+                (ex.body as { ok?: unknown } | undefined)?.ok === true &&
+                (ex.body as { data?: { status?: unknown } }).data?.status === 'SUCCESS',
             );
             const history = await ctx.settle(
               () => ctx.send('history-transaksi', method, { ...key, q: trx_id, limit: compareLimit(ctx) }),

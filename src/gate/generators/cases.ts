@@ -33,6 +33,8 @@ export interface GeneratedCase {
   expectedRecords?: Readonly<Record<string, string>>[];
   /** The transaction ID it looks up names no record: TRX-2 judges the answer. */
   unknownId?: true;
+  /** A coverage case: the parameter, the name it went under and its value class (what ENV-2 and ENV-3 pair on). */
+  coverage?: { param: string; sentAs: string; valueClass: string };
 }
 
 /** The clauses a generated case is judged by, besides every clause one answer can break (ENV-1, ENV-4, ...). */
@@ -131,12 +133,14 @@ export function coverageCases(
     .map((v) => {
       const label = `${sentAs === param ? param : `${param} via ${sentAs}`}: ${v.label}`;
       const refuse = refusalDemand(endpoint, param, v.value);
+      const coverage = { param, sentAs, valueClass: v.label };
       if (endpoint === 'invite-member')
         return {
           phase: 'coverage',
           endpoint,
           method,
           label,
+          coverage,
           ...(refuse ? { refuse } : {}),
           ...inviteCase(ctx, param, sentAs, v.value),
         };
@@ -155,6 +159,7 @@ export function coverageCases(
         method,
         label,
         params,
+        coverage,
         ...(refuse ? { refuse } : {}),
         ...(unknownId ? { unknownId } : {}),
       };
@@ -172,6 +177,7 @@ function roleSeed(ctx: ScenarioContext, endpoint: Endpoint, param: string): Role
     return {
       value: ctx.data.knownTrxId ?? '',
       existing: new Set((ctx.data.records ?? []).map((r) => r.trx_id ?? '')),
+      others: (ctx.data.kinds ?? []).map((k) => k.record.trx_id ?? ''),
     };
   return { value: String(sampleOf(ctx, endpoint, param) ?? '') };
 }

@@ -28,6 +28,11 @@ export interface RoleSeed {
   value: string;
   /** Values that exist: a class equal to one of them is no unknown ID. */
   existing?: ReadonlySet<string>;
+  /**
+   * More valid values of other kinds (an ID of every kind the account shows): each class takes the first, in turn
+   * from its own place in the list, that it can be made from (a case variant needs letters).
+   */
+  others?: readonly string[];
 }
 
 /** Control characters a comparison may strip, from either end: each is its own class. */
@@ -151,28 +156,35 @@ function secretClasses(key: string): RoleValue[] {
  * it) are judged by the answer alone.
  */
 function identifierClasses(seed: RoleSeed): RoleValue[] {
-  const id = seed.value;
-  if (!id) return [];
-  const half = Math.max(1, Math.floor(id.length / 2));
-  const unknown = (value: string | undefined, label: string): RoleValue | undefined =>
-    value === undefined || value === id || seed.existing?.has(value) ? undefined : { value, label, unknownId: true };
-  return [
-    unknown(id.slice(0, -1), 'an existing ID less its last character'),
-    unknown(id.slice(1), 'an existing ID less its first character'),
-    unknown(`${id}0`, 'an existing ID and one character more'),
-    unknown(`${id.slice(0, -1)}_`, "an existing ID with SQL LIKE's `_` for its last character"),
-    unknown(`${id.slice(0, half)}%`, "the first half of an existing ID and SQL LIKE's `%`"),
-    unknown(`${id.slice(0, -1)}.`, 'an existing ID with a regular expression `.` for its last character'),
-    unknown(`${id.slice(0, half)}.*`, 'the first half of an existing ID and a regular expression `.*`'),
-    unknown(`${id.slice(0, -1)}?`, "an existing ID with a glob's `?` for its last character"),
-    unknown(`${id.slice(0, half)}*`, "the first half of an existing ID and a glob's `*`"),
-    unknown(homoglyph(id), 'an existing ID with a letter replaced by its Cyrillic look-alike'),
-    unknown(fullWidth(id), 'an existing ID in full-width forms'),
+  const ids = [seed.value, ...(seed.others ?? [])].filter((v) => v !== '');
+  const half = (id: string): string => id.slice(0, Math.max(1, Math.floor(id.length / 2)));
+  const variants: [(id: string) => string | undefined, string, boolean][] = [
+    [(id) => id.slice(0, -1), 'an existing ID less its last character', true],
+    [(id) => id.slice(1), 'an existing ID less its first character', true],
+    [(id) => `${id}0`, 'an existing ID and one character more', true],
+    [(id) => `${id.slice(0, -1)}_`, "an existing ID with SQL LIKE's `_` for its last character", true],
+    [(id) => `${half(id)}%`, "the first half of an existing ID and SQL LIKE's `%`", true],
+    [(id) => `${id.slice(0, -1)}.`, 'an existing ID with a regular expression `.` for its last character', true],
+    [(id) => `${half(id)}.*`, 'the first half of an existing ID and a regular expression `.*`', true],
+    [(id) => `${id.slice(0, -1)}?`, "an existing ID with a glob's `?` for its last character", true],
+    [(id) => `${half(id)}*`, "the first half of an existing ID and a glob's `*`", true],
+    [homoglyph, 'an existing ID with a letter replaced by its Cyrillic look-alike', true],
+    [fullWidth, 'an existing ID in full-width forms', true],
     // A case-insensitive collation (MySQL's default) finds the record: the ID asked for was never used.
-    unknown([...id].map(flipCase).join(''), 'an existing ID in flipped letter case'),
-    { value: ` ${id} `, label: 'an existing ID with spaces around it' },
-    { value: `${id}\n`, label: 'an existing ID and a line feed' },
-  ].filter((c): c is RoleValue => c !== undefined && c.value !== id);
+    [(id) => [...id].map(flipCase).join(''), 'an existing ID in flipped letter case', true],
+    [(id) => oneLetterFlipped(id, 'last'), 'an existing ID with the case of its last letter flipped', true],
+    [(id) => ` ${id} `, 'an existing ID with spaces around it', false],
+    [(id) => `${id}\n`, 'an existing ID and a line feed', false],
+  ];
+  return variants.flatMap(([make, label, unknownId], i) => {
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[(i + k) % ids.length] as string;
+      const value = make(id);
+      if (value === undefined || value === id || (unknownId && seed.existing?.has(value))) continue;
+      return [unknownId ? { value, label, unknownId: true as const } : { value, label }];
+    }
+    return [];
+  });
 }
 
 /** Digits of other scripts that are not ASCII digits (INV-3 names such digits): each script is a class. */
