@@ -77,6 +77,12 @@ function sameBehaviour(knob: string, value: string, played: Reading): boolean {
   // A balance of N invites sets the saldo itself (N times the price, below 2^31), whatever `saldo` says.
   if (knob === 'saldo' && /^\d+$/.test(played.balance)) return value === 'small' || value === played.saldo;
   if (knob === 'lag') return Math.abs(Number.parseInt(value, 10) - Number.parseInt(played.lag, 10)) <= 100;
+  // The rate is measured from what got through before the provider limited the run: within a fifth.
+  if (knob === 'rate-limit') {
+    const [rate = '', status = '429'] = value.split(':');
+    const [want = '', wantStatus = '429'] = played['rate-limit'].split(':');
+    return status === wantStatus && Math.abs(Number.parseFloat(rate) / Number.parseFloat(want) - 1) <= 0.2;
+  }
   return played[knob as keyof Reading] === value;
 }
 

@@ -3,7 +3,7 @@ import type { ApiModel } from '../openapi/load.js';
 import { to62 } from '../openapi/numbers.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { show } from '../shared/jsonpath.js';
-import { limitOf } from './filters.js';
+import { dateFilters, dateKeeps, limitOf, qOccursIn } from './filters.js';
 import { finding, param } from './util.js';
 
 /** The documented fields of a history record, numbers in 62-form: what two answers are compared on. */
@@ -20,6 +20,34 @@ export function historyComplete(api: ApiModel, ex: Exchange): boolean | undefine
   const limit = limitOf(api, ex);
   if (!data || limit === undefined) return undefined;
   return data.length < limit;
+}
+
+/**
+ * Records the later answer (`b`, sent after `a`) holds and the earlier lacks entirely (no record of that trx_id)
+ * that the account may have gained between the two calls: of the newest date either shows, and matching the
+ * earlier request's own filters (another client of the account invites at any time). A record the earlier answer
+ * holds and the later lacks, or one the earlier request's filters exclude, is a difference of outcome.
+ */
+function newRecords(api: ApiModel, a: Exchange, b: Exchange): Set<string> {
+  const ra = records(a) ?? [];
+  const rb = records(b) ?? [];
+  const newest =
+    [...ra, ...rb]
+      .map((r) => String(r.date ?? ''))
+      .sort()
+      .pop() ?? '';
+  const filters = dateFilters(api, a);
+  const q = param(api, a, 'q');
+  const out = new Set<string>();
+  for (const r of rb)
+    if (
+      String(r.date) === newest &&
+      !ra.some((o) => o.trx_id === r.trx_id) &&
+      dateKeeps(newest, filters) &&
+      (q === undefined || qOccursIn(r, String(q), 'may'))
+    )
+      out.add(recordKey(r));
+  return out;
 }
 
 /** The multiset difference a - b of record keys. */
@@ -42,6 +70,8 @@ function missing(a: string[], b: string[]): string[] {
  * - history-transaksi: records compared as multisets on their documented fields (numbers in 62-form), and
  *   only when both answers are complete (fewer records than the limit). One complete answer beside one that
  *   reached its limit is a difference; two incomplete ones are not compared (the caller narrows the query).
+ *   `b` is the answer of the later request: a record of today only it holds, which `a`'s filters match, is the
+ *   account growing between the calls (another client's invite), never a difference.
  * - cek-trx-id: `data.trx_id` and `data.status`. saldo-user: `saldo` by presence and type (a balance moves).
  * `message` may differ; fields the document does not name are drift, never compared.
  */
@@ -81,8 +111,11 @@ export function compareOutcomes(api: ApiModel, clause: ClauseId, a: Exchange, b:
       const ka = (records(a) ?? []).map(recordKey);
       const kb = (records(b) ?? []).map(recordKey);
       if (ca === true && cb === true) {
-        const onlyA = missing(ka, kb);
-        const onlyB = missing(kb, ka);
+        // A record of today that only the later answer shows, and that the earlier request's filters match, is the
+        // account growing between the two calls (another client's invite), not a difference of outcome.
+        const grown = newRecords(api, a, b);
+        const onlyA = missing(ka, kb).filter((k) => !grown.has(k));
+        const onlyB = missing(kb, ka).filter((k) => !grown.has(k));
         if (onlyA.length || onlyB.length)
           diff(
             '$.data',

@@ -21,6 +21,11 @@ export interface Evidence {
   saldoAfter?: Exchange;
   /** INV-5 without `saldoBetween` (concurrent repeats): the price of one invite, when the caller knows it. */
   unitPrice?: number;
+  /**
+   * INV-5: records not of this run showed up while the balance was compared (another client of the account): a
+   * drop of the balance then cannot be put down to the repeats, and only history judges.
+   */
+  othersActive?: boolean;
   /** INV-6: cek-trx-id for the invite's trx_id. */
   lookup?: Exchange;
   /** INV-5, INV-6: history-transaksi with q=<trx_id>. */

@@ -32,7 +32,10 @@ export interface Pace {
 export class LearnedRate {
   private readonly accepted: number[] = [];
   private rate: number | undefined;
+  /** The rate the provider limited the paced run at: the top the run rises back to. */
   private seen: number | undefined;
+  /** The provider's rate as measured: what got through in the 2 s before each paced limit, at most `seen`. */
+  private measured: number | undefined;
   private lastCut = Number.NEGATIVE_INFINITY;
   private lastChange = Number.NEGATIVE_INFINITY;
 
@@ -44,9 +47,9 @@ export class LearnedRate {
     this.rate = ceiling;
   }
 
-  /** The rate at which the provider limited the paced run: it allows a little less (requests a second). */
+  /** The rate the provider allows, as measured when it limited the paced run (requests a second). */
   providerRate(): number | undefined {
-    return this.seen;
+    return this.measured;
   }
 
   /** The run's rate now: undefined while unpaced. */
@@ -58,18 +61,20 @@ export class LearnedRate {
     const t = this.now();
     if (!limited) {
       this.accepted.push(t);
-      while ((this.accepted[0] ?? t) < t - 1000) this.accepted.shift();
+      while ((this.accepted[0] ?? t) < t - 2000) this.accepted.shift();
       this.rise(t);
       return;
     }
     if (t - this.lastCut < 1000) return;
     this.lastCut = t;
+    const within = (ms: number): number => this.accepted.filter((a) => a >= t - ms).length;
     if (this.rate === undefined) {
       // Unpaced until now: a guess from what got through in the last second, then rising quickly.
-      this.set(Math.max(1, this.accepted.length * 0.9), t);
+      this.set(Math.max(1, within(1000) * 0.9), t);
       return;
     }
     this.seen = this.rate;
+    this.measured = Math.min(this.measured ?? Number.POSITIVE_INFINITY, this.rate, within(2000) / 2);
     this.set(Math.max(0.5, this.rate * 0.9), t);
   }
 

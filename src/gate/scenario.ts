@@ -150,6 +150,44 @@ export async function steadySaldo(ctx: ScenarioContext, method: Method): Promise
   }
 }
 
+/** What one read of a date's history shows of records this run did not make. */
+export interface Others {
+  ids: ReadonlySet<string>;
+  /** Whether the read held every record of the date (fewer than its limit and any clamp seen). */
+  complete: boolean;
+}
+
+/** Records asked for when looking for another client's work on a date. */
+const OTHERS_LIMIT = 100;
+
+/**
+ * The records of a date that this run did not make (`own`), as one read shows them: another client of the
+ * account (production traffic on a reseller's account) invites at any time, and its charges move the balance.
+ */
+export async function othersOn(
+  ctx: ScenarioContext,
+  method: Method,
+  date: string,
+  own: ReadonlySet<string>,
+): Promise<Others> {
+  const ex = await ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, date, limit: OTHERS_LIMIT });
+  const data = (ex.body as { ok?: unknown; data?: unknown } | undefined)?.data;
+  if ((ex.body as { ok?: unknown } | undefined)?.ok !== true || !Array.isArray(data))
+    return { ids: new Set(), complete: false };
+  const ids = data.map((r) => String((r as { trx_id?: unknown }).trx_id)).filter((id) => !own.has(id));
+  return { ids: new Set(ids), complete: data.length < Math.min(OTHERS_LIMIT, ctx.data.pageLimit ?? OTHERS_LIMIT) };
+}
+
+/** Whether another client was at work between two reads of one date (or the reads cannot tell). */
+export function othersBetween(before: Others, after: Others): boolean {
+  return !before.complete || !after.complete || [...after.ids].some((id) => !before.ids.has(id));
+}
+
+/** The trx_ids this run made so far, with more of this scenario's. */
+export function ownIds(ctx: ScenarioContext, ...more: unknown[]): Set<string> {
+  return new Set([...ctx.ownInvites().map((o) => o.trxId), ...more.map(String)]);
+}
+
 /** Whether a balance read shows less than an earlier one: a charge has shown. */
 export function balanceDropped(now: Exchange, earlier: Exchange): boolean {
   const a = saldoOf(now);

@@ -56,6 +56,11 @@ export const KNOBS = {
     values: ['any', 'exact'],
     about: 'q matched in any letter case, or letter for letter (numbers in either form both ways)',
   },
+  neighbour: {
+    values: ['none', '1s'],
+    about:
+      'another client of the same account invites every N (any duration): history grows and the balance drops between any two calls',
+  },
   'trx-id': {
     values: ['any', 'alnum20'],
     about: 'transaction IDs an invite accepts: any of 1 to 64 characters, or at most 20 letters and digits',

@@ -51,6 +51,16 @@ function problem(knob: Knob, value: string): string | undefined {
       return `lag must be a duration like 0ms, 200ms or 2s, got '${value}'`;
     }
   }
+  if (knob === 'neighbour') {
+    if (value === 'none') return undefined;
+    try {
+      return (readAs('latency', value, 'neighbour') as number) >= 50
+        ? undefined
+        : `neighbour must be none or a duration of 50ms or more, got '${value}'`;
+    } catch {
+      return `neighbour must be none or a duration like 1s, got '${value}'`;
+    }
+  }
   // A learned reading (reports/provider-reading.yaml) may hold any default or maximum the provider has.
   if ((knob === 'default-limit' || knob === 'max-limit') && /^[1-9]\d{0,5}$/.test(value)) return undefined;
   if (knob === 'balance')
@@ -127,6 +137,11 @@ export function rateLimitOf(r: Reading): { perSecond: number; burst: number; sta
 /** The read-after-write lag of a reading, in milliseconds (read as every duration is, settings.ts). */
 export function lagMsOf(r: Reading): number {
   return readAs('latency', r.lag, 'lag') as number;
+}
+
+/** How often another client of the suite's account invites (the `neighbour` knob), in milliseconds; none: undefined. */
+export function neighbourMsOf(r: Reading): number | undefined {
+  return r.neighbour === 'none' ? undefined : (readAs('latency', r.neighbour, 'neighbour') as number);
 }
 
 /** `limit` when the request sends none, and the clamp: Infinity for none. */

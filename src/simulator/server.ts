@@ -12,7 +12,7 @@ import { ADMIN, adminAnswer } from './admin.js';
 import { type Answer, refuse } from './answer.js';
 import { type FaultSetting, faultNamed } from './faults.js';
 import { type Fixture, loadFixture } from './fixtures.js';
-import { contentTypeOf, REFERENCE, type Reading, rateLimitOf } from './legal.js';
+import { contentTypeOf, neighbourMsOf, REFERENCE, type Reading, rateLimitOf } from './legal.js';
 import { drain, readParams } from './params.js';
 import { present } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
@@ -80,6 +80,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const bucket = limit ? new TokenBucket(limit.perSecond, limit.burst) : undefined;
   const contentType = contentTypeOf(reading);
   let seq = 0;
+  // The `neighbour` reading: another client of the same account, inviting on its own schedule.
+  const every = neighbourMsOf(reading);
+  const neighbour = every ? setInterval(() => void state.neighbourInvite(), every) : undefined;
+  neighbour?.unref();
 
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -220,6 +224,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
         timers.clear();
+        clearInterval(neighbour);
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       }),

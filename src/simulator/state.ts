@@ -43,6 +43,9 @@ export interface Handled {
   params: Record<string, unknown>;
 }
 
+/** The members the `neighbour` reading's other client invites, in turn. */
+const NEIGHBOUR_MEMBERS = ['6281300000001', '6281300000002'];
+
 /** A balance above 2^31 (the `saldo=big` reading) is the fixture's plus this. */
 const BIG = 2 ** 32;
 
@@ -70,6 +73,8 @@ export class SimState {
   private seq = 0;
   /** The last sequence number of the fixture's own history: later transactions are the invites'. */
   private readonly fixtureSeq: number;
+  private readonly suite: Fixture['suite'];
+  private neighbourSeq = 0;
 
   constructor(
     private readonly api: ApiModel,
@@ -91,6 +96,7 @@ export class SimState {
       this.byKey.set(apiKey, acct);
     }
     this.products = fixture.products;
+    this.suite = fixture.suite;
     for (const m of fixture.managers) this.managers.push({ ...m, members: new Map() });
     for (const h of fixture.history) {
       // The `balance=empty` reading: the suite account has no history at all.
@@ -111,6 +117,30 @@ export class SimState {
       );
     }
     this.fixtureSeq = this.seq;
+  }
+
+  /**
+   * The `neighbour` reading: another client of the suite's account invites one of its own two members with its
+   * own trx_id, through the same rules as every request (history grows, the balance drops). Its product is the
+   * cheapest of a kind other than the suite's, so its charges never look like the suite's.
+   */
+  async neighbourInvite(): Promise<void> {
+    const account = this.accounts.get(this.suite.account);
+    const mine = this.products.find((p) => p.code === this.suite.product);
+    const product =
+      [...this.products]
+        .sort((a, b) => a.price - b.price)
+        .find((p) => p.kind !== mine?.kind && p.price !== mine?.price) ??
+      this.products.find((p) => p.price !== mine?.price) ??
+      mine;
+    if (!account || !product) return;
+    this.neighbourSeq++;
+    await this.handle('invite-member', {
+      api_key: account.apiKey,
+      trx_id: `NB${this.neighbourSeq}X${Date.now().toString(36)}`,
+      product_code: product.code,
+      msisdn: NEIGHBOUR_MEMBERS[this.neighbourSeq % NEIGHBOUR_MEMBERS.length],
+    });
   }
 
   /** Whether the named behaviour fault is on. */

@@ -15,6 +15,9 @@ import {
   balanceDropped,
   type Judgement,
   judge,
+  othersBetween,
+  othersOn,
+  ownIds,
   PreconditionFailed,
   type Scenario,
   type ScenarioContext,
@@ -258,6 +261,23 @@ function inFlight(method: Method): Scenario {
       const k = 2 + (ctx.generation.seed % 3);
       const saldo0 = await steadySaldo(ctx, method);
       const single = await ctx.invite(method, inviteParams(ctx), { expect: 'success', clause: 'INV-5' });
+      if ((single.body as { ok?: unknown }).ok !== true)
+        throw new PreconditionFailed('the invite that measures the price of one was refused');
+      const params = inviteParams(ctx);
+      const shows = (trx: unknown) => (ex: Exchange) => {
+        const data = (ex.body as { data?: unknown } | undefined)?.data;
+        return Array.isArray(data) && data.some((r) => (r as { trx_id?: unknown }).trx_id === trx);
+      };
+      const historyOf = (trx: unknown) => () =>
+        ctx.send('history-transaksi', method, { ...key, q: trx, limit: compareLimit(ctx) });
+      // The provider's date of the single invite, and what else the account shows that day before the balance
+      // is read: another client's work would move the balance too.
+      const shown = await ctx.settle(historyOf(single.params.trx_id), shows(single.params.trx_id));
+      const date = (shown.body as { data?: { trx_id?: unknown; date?: string }[] }).data?.find(
+        (r) => r.trx_id === single.params.trx_id,
+      )?.date;
+      const own = (): Set<string> => ownIds(ctx, single.params.trx_id, params.trx_id);
+      const othersBefore = date ? await othersOn(ctx, method, date, own()) : undefined;
       // A provider may charge when it completes the invite: look again until the balance has moved.
       const saldo1 = await ctx.settle(
         () => ctx.send('saldo-user', method, key),
@@ -265,9 +285,7 @@ function inFlight(method: Method): Scenario {
       );
       const price =
         Number((saldo0.body as { saldo?: unknown }).saldo) - Number((saldo1.body as { saldo?: unknown }).saldo);
-      if ((single.body as { ok?: unknown }).ok !== true || !(price > 0))
-        throw new PreconditionFailed('the invite that measures the price of one was refused, or charged nothing');
-      const params = inviteParams(ctx);
+      if (!(price > 0)) throw new PreconditionFailed('the invite that measures the price of one charged nothing');
       const answers = await ctx.inviteAll(
         Array.from({ length: k }, () => ({ method, params })),
         'INV-5',
@@ -277,15 +295,19 @@ function inFlight(method: Method): Scenario {
       const [invite, ...repeats] = [...answers.filter(ok), ...answers.filter((e) => !ok(e))];
       if (!invite || !ok(invite)) throw new PreconditionFailed('none of the invites sent at once was carried out');
       // Wait until the invite shows, so that a second record of its trx_id would show too.
-      const hist = await ctx.settle(
-        () => ctx.send('history-transaksi', method, { ...key, q: params.trx_id, limit: compareLimit(ctx) }),
-        (ex) => {
-          const data = (ex.body as { data?: unknown } | undefined)?.data;
-          return Array.isArray(data) && data.some((r) => (r as { trx_id?: unknown }).trx_id === params.trx_id);
-        },
-      );
+      const hist = await ctx.settle(historyOf(params.trx_id), shows(params.trx_id));
+      const othersActive =
+        !date || !othersBefore || othersBetween(othersBefore, await othersOn(ctx, method, date, own()));
       return [
-        judge('INV-5', { invite, repeats, saldoBefore: saldo1, saldoAfter: saldo2, unitPrice: price, history: hist }),
+        judge('INV-5', {
+          invite,
+          repeats,
+          saldoBefore: saldo1,
+          saldoAfter: saldo2,
+          unitPrice: price,
+          history: hist,
+          othersActive,
+        }),
       ];
     },
   };

@@ -10,6 +10,9 @@ import {
   type Judgement,
   judge,
   NotJudged,
+  othersBetween,
+  othersOn,
+  ownIds,
   PreconditionFailed,
   rename,
   type Scenario,
@@ -28,6 +31,14 @@ export const BAD_MSISDNS = {
 } as const;
 
 const body = (ex: Exchange): Record<string, unknown> => (ex.body ?? {}) as Record<string, unknown>;
+
+/** The record of a trx_id in a history answer. */
+function recordOf(ex: Exchange, trx: unknown): { date?: string } | undefined {
+  const data = body(ex).data;
+  return Array.isArray(data)
+    ? (data as { trx_id?: unknown; date?: string }[]).find((r) => r.trx_id === trx)
+    : undefined;
+}
 
 /** Names the invites that are carried out carry, by method: accented Latin, an emoji, Arabic, Chinese. */
 const NAMES_CARRIED_OUT: Record<Method, readonly string[]> = {
@@ -179,6 +190,11 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         const invite = await ctx.invite(method, params, { expect: 'success', clause: 'INV-5' });
         // A refused first invite leaves its trx_id unused: a repeat could then be carried out, and charged.
         succeeded(invite, 'INV-5');
+        // The provider's date of it, and what else the account shows that day: another client's work (a
+        // reseller's account is shared with production) would move the balance too.
+        const shown = await ctx.settle(() => history(ctx, method, params.trx_id), carries(params.trx_id));
+        const date = recordOf(shown, params.trx_id)?.date;
+        const othersBefore = date ? await othersOn(ctx, method, date, ownIds(ctx, params.trx_id)) : undefined;
         // The price of one invite: a provider may charge when it completes the invite, so look again until the
         // balance has moved (within the settle window).
         const saldoBetween = await ctx.settle(
@@ -213,7 +229,13 @@ export function inviteScenarios(api: ApiModel): Scenario[] {
         const saldoAfter = await steadySaldo(ctx, method);
         // Wait until the invite shows, so that a second record of its trx_id would show too.
         const hist = await ctx.settle(() => history(ctx, method, params.trx_id), carries(params.trx_id));
-        return [judge('INV-5', { invite, repeats, saldoBefore, saldoBetween, saldoAfter, history: hist })];
+        const othersActive =
+          !date ||
+          !othersBefore ||
+          othersBetween(othersBefore, await othersOn(ctx, method, date, ownIds(ctx, params.trx_id)));
+        return [
+          judge('INV-5', { invite, repeats, saldoBefore, saldoBetween, saldoAfter, history: hist, othersActive }),
+        ];
       },
     });
 
