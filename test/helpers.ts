@@ -280,13 +280,15 @@ export async function gateInProcess(
   sim: Simulator,
   opts: Partial<InProcessOptions> & { deviations?: Deviation[] } = {},
   baseUrl?: string,
+  target: { allowWrites?: boolean } = {},
 ): Promise<{ run: RunResult; summary: ContractSummary }> {
-  const t = { ...embeddedTarget(sim), ...(baseUrl ? { baseUrl } : {}) };
-  const settings = { maxInvites: t.maxInvites, settleMs: 1000, seed: 1, ...opts };
+  const allowWrites = target.allowWrites ?? true;
+  const t = { ...embeddedTarget(sim), ...(baseUrl ? { baseUrl } : {}), allowWrites };
+  const settings = { maxInvites: allowWrites ? t.maxInvites : 0, settleMs: 1000, seed: 1, ...opts };
   const run = await runInProcess(loadApiModel(), t, settings);
   const summary = summarize(run.results, {
     target: sim.url,
-    allowWrites: true,
+    allowWrites,
     strict: settings.strict ?? false,
     cap: settings.maxInvites,
     settleMs: settings.settleMs,

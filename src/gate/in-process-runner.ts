@@ -32,6 +32,8 @@ export interface InProcessOptions {
   examples?: number;
   /** Where failing generated cases are saved; not saved when absent. */
   failuresDir?: string;
+  /** Stop after the first scenario with a finding (the simulator's mutation testing needs no more). */
+  stopAtFinding?: boolean;
 }
 
 export interface RunResult {
@@ -93,6 +95,7 @@ export async function runInProcess(
       out.findings.push(...r.findings);
       out.drift.push(...r.drift);
       for (const f of r.findings) out.failedClauses.add(f.clause);
+      if (opts.stopAtFinding && out.findings.length) return out;
     }
   }
   return out;

@@ -202,6 +202,9 @@ const NOT_SEEN: Partial<Record<Knob, string>> = {
   'q-case': 'no record with letters in its trx_id to search in another case',
   'default-limit': 'not asked (--grep)',
   'max-limit': 'not asked (--grep)',
+  'trx-id': 'needs invites of unusual IDs: --allow-writes',
+  neighbour:
+    'another client’s work shows only as records the run did not make, which no run can tell from its own account’s past',
 };
 
 /** The learned reading as the YAML `h2h mock --legal-profile` reads: what was not learned is a comment. */

@@ -1,0 +1,35 @@
+// StrykerJS's command for the simulator's mutation testing (`npm run mutation`, stryker.config.json): one gate run,
+// in process, against the reference simulator as the mutant left it. Exit 1 at the first violated clause (the mutant
+// is killed), 0 when the contract holds (it survived), 3 when the run itself broke. What killed it (the clause, the
+// scenario, the finding) goes to $H2H_MUTATION_KILLS/<mutant>.json, for the review of killed mutants
+// (scripts/mutation-report.ts): a kill is right only if the answer really breaks the clause named.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInProcess } from '../src/gate/in-process-runner.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { embeddedTarget } from '../src/simulator/embedded.ts';
+import { startSimulator } from '../src/simulator/server.ts';
+
+const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
+const sim = await startSimulator();
+try {
+  const run = await runInProcess(loadApiModel(), embeddedTarget(sim), {
+    maxInvites: sim.fixture.suite.max_invites,
+    settleMs: 1000,
+    seed: 1,
+    stopAtFinding: true,
+  });
+  const first = run.findings[0];
+  const dir = process.env.H2H_MUTATION_KILLS;
+  if (first && mutant && dir) {
+    mkdirSync(dir, { recursive: true });
+    const scenario = run.ran.find((r) => r.findings.length)?.title;
+    writeFileSync(join(dir, `${mutant}.json`), `${JSON.stringify({ mutant, clause: first.clause, scenario, finding: first }, null, 1)}\n`);
+  }
+  process.exitCode = first ? 1 : 0;
+} catch (err) {
+  console.error(`mutant ${mutant ?? '(none)'}: ${(err as Error).message}`);
+  process.exitCode = 3;
+} finally {
+  await sim.close();
+}
