@@ -1,5 +1,122 @@
-// Reads StrykerJS's reports/mutation/mutation.json and prints the counts (killed, timed out, survived), then
-// checks every survivor against test/mutation-classified.yaml: each must be classified `legal` (the mutated answer
-// keeps every clause: the clause text that allows it) or `equivalent` (no answer changes). Exit 1 when a survivor
-// is not classified: a gate defect to fix. Placeholder until the first run: written below.
-console.log('mutation-report: not written yet');
+// The last step of `npm run mutation`: reads StrykerJS's reports/mutation/mutation.json and what killed each mutant
+// (reports/mutation/kills/, written by scripts/mutant-gate.ts), and holds them to test/mutation-classified.yaml:
+// - every survivor is classified there, `legal` (the mutated answer keeps every clause: the clause text or the
+//   knob that allows it) or `equivalent` (no answer of the reference reading changes), with its reason;
+// - every killed mutant fell to a clause its answer really breaks: the kills are listed by clause in
+//   reports/mutation/kills.md for that review, and a kill the file marks `false-alarm` is a gate defect.
+// An entry names its mutant by file, the code it mutates and the replacement (never by line or id: both move).
+// Prints the counts; exit 1 when a survivor is unclassified or a classified mutant no longer exists.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+interface Location {
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}
+interface Mutant {
+  id: string;
+  mutatorName: string;
+  replacement?: string;
+  location: Location;
+  status: string;
+}
+interface Report {
+  files: Record<string, { source: string; mutants: Mutant[] }>;
+}
+interface Entry {
+  file: string;
+  original: string;
+  replacement: string;
+  status: 'legal' | 'equivalent';
+  reason: string;
+}
+
+const REPORT = 'reports/mutation/mutation.json';
+const KILLS = 'reports/mutation/kills';
+const CLASSIFIED = 'test/mutation-classified.yaml';
+
+/** The code a mutant replaces, from its file's source, whitespace folded. */
+function originalOf(source: string, loc: Location): string {
+  const lines = source.split('\n');
+  const text =
+    loc.start.line === loc.end.line
+      ? (lines[loc.start.line - 1] ?? '').slice(loc.start.column - 1, loc.end.column - 1)
+      : [
+          (lines[loc.start.line - 1] ?? '').slice(loc.start.column - 1),
+          ...lines.slice(loc.start.line, loc.end.line - 1),
+          (lines[loc.end.line - 1] ?? '').slice(0, loc.end.column - 1),
+        ].join('\n');
+  return fold(text);
+}
+
+const fold = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const keyOf = (file: string, original: string, replacement: string): string =>
+  JSON.stringify([file, fold(original), fold(replacement)]);
+
+function main(): number {
+  if (!existsSync(REPORT)) {
+    console.error(`mutation-report: no ${REPORT}: run npm run mutation`);
+    return 2;
+  }
+  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Report;
+  const entries = (parse(readFileSync(CLASSIFIED, 'utf8')) as { mutants?: Entry[] } | null)?.mutants ?? [];
+  const classified = new Map(entries.map((e) => [keyOf(e.file, e.original, e.replacement), e]));
+  const used = new Set<string>();
+  const kills = new Map<string, string>();
+  if (existsSync(KILLS))
+    for (const f of readdirSync(KILLS).filter((n) => n.endsWith('.json'))) {
+      const k = JSON.parse(readFileSync(join(KILLS, f), 'utf8')) as { mutant: string; clause: string; scenario?: string };
+      kills.set(k.mutant, `${k.clause}\t${k.scenario ?? ''}`);
+    }
+  const counts: Record<string, number> = {};
+  const byClause: Record<string, string[]> = {};
+  const unclassified: string[] = [];
+  let legal = 0;
+  let equivalent = 0;
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    for (const m of mutants) {
+      counts[m.status] = (counts[m.status] ?? 0) + 1;
+      const original = originalOf(source, m.location);
+      const where = `${file}:${m.location.start.line} ${m.mutatorName}: ${original.slice(0, 80)} -> ${fold(m.replacement ?? '').slice(0, 80)}`;
+      if (m.status === 'Killed') {
+        const [clause = '(no record)', scenario = ''] = (kills.get(m.id) ?? '').split('\t');
+        (byClause[clause] ??= []).push(`${where}\n    by: ${scenario}`);
+      }
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      const key = keyOf(file, original, m.replacement ?? '');
+      const entry = classified.get(key);
+      if (!entry) {
+        unclassified.push(where);
+        continue;
+      }
+      used.add(key);
+      if (entry.status === 'legal') legal++;
+      else equivalent++;
+    }
+  }
+  const stale = entries.filter((e) => !used.has(keyOf(e.file, e.original, e.replacement)));
+  const lines = ['# Killed mutants by the clause they fell to (review: does the answer really break it?)', ''];
+  for (const [clause, list] of Object.entries(byClause).sort())
+    lines.push(`## ${clause} (${list.length})`, '', ...list.map((l) => `- ${l}`), '');
+  writeFileSync('reports/mutation/kills.md', `${lines.join('\n')}\n`);
+  const total = Object.values(counts).reduce((a, n) => a + n, 0);
+  console.log(
+    `mutation: ${total} mutants; killed ${counts.Killed ?? 0}, timed out ${counts.Timeout ?? 0}, survived ${
+      (counts.Survived ?? 0) + (counts.NoCoverage ?? 0)
+    } (legal ${legal}, equivalent ${equivalent}, unclassified ${unclassified.length}); other ${
+      total - (counts.Killed ?? 0) - (counts.Timeout ?? 0) - (counts.Survived ?? 0) - (counts.NoCoverage ?? 0)
+    }`,
+  );
+  console.log(
+    `mutation: kills by clause: ${Object.entries(byClause)
+      .sort()
+      .map(([c, l]) => `${c} ${l.length}`)
+      .join(', ')} (listed in reports/mutation/kills.md)`,
+  );
+  for (const u of unclassified) console.log(`UNCLASSIFIED ${u}`);
+  for (const s of stale) console.log(`STALE ${s.file}: ${s.original} -> ${s.replacement} (no such mutant now)`);
+  return unclassified.length || stale.length ? 1 : 0;
+}
+
+process.exitCode = main();

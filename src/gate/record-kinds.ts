@@ -1,5 +1,7 @@
-import type { HistoryRecord } from './target.js';
 import { trxKind } from './trx-ids.js';
+
+/** A history record's documented fields, as discovery keeps them. */
+export type HistoryRecord = Readonly<Record<string, string>>;
 
 /**
  * The kinds of record an account shows, so that what a check does with one record (look it up, filter for it,

@@ -24,8 +24,7 @@ export interface GateTarget extends Target {
   trxRule?: TrxRule;
 }
 
-/** A history record's documented fields, as discovery keeps them. */
-export type HistoryRecord = Readonly<Record<string, string>>;
+export type { HistoryRecord } from './record-kinds.js';
 
 /** Facts read from the target's own history, so read scenarios hold on any account. */
 export interface TargetData {
