@@ -94,6 +94,8 @@ export function redactionNames(): RedactionNames {
 }
 
 const secrets = new Set<string>();
+/** The registered secrets as one alternation, longest first: made when first needed after a registration. */
+let secretPattern: RegExp | undefined;
 const phones = new Set<string>();
 let phonePattern: RegExp | undefined;
 
@@ -106,10 +108,12 @@ const NOT_SECRETS = new Set(['true', 'false', 'null', 'undefined']);
  */
 export function registerSecret(secret: string | undefined): void {
   if (!secret || secret.length < 6 || NOT_SECRETS.has(secret.toLowerCase())) return;
+  const size = secrets.size;
   secrets.add(secret);
   secrets.add(encodeURIComponent(secret));
   secrets.add(new URLSearchParams({ k: secret }).toString().slice(2));
   secrets.add(JSON.stringify(secret).slice(1, -1));
+  if (secrets.size !== size) secretPattern = undefined;
 }
 
 /** Registers a phone number, in its 08- and 62-form, so that it is masked wherever it appears. */
@@ -138,7 +142,17 @@ export function redact(text: string): string {
   if (REDACTION_DISABLED) return text;
   const p = current();
   let out = text.replace(USERINFO, `$1${MASK}@`);
-  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(MASK);
+  // Every registered secret in one pass, the longest first (a key's near misses hold the key: dozens of them).
+  if (secrets.size) {
+    secretPattern ??= new RegExp(
+      [...secrets]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
+      'g',
+    );
+    out = out.replace(secretPattern, MASK);
+  }
   out = out.replace(p.keyInQuery, `$1${MASK}`);
   out = out.replace(p.keyInJson, `$1"${MASK}"`);
   out = out.replace(p.phoneInQuery, (_m, name: string, value: string) => `${name}${maskPhone(value)}`);

@@ -54,6 +54,7 @@ export class ApiModel {
   private readonly refusalValidator: ValidateFunction;
   private readonly inlineValidators = new WeakMap<object, ValidateFunction>();
   private readonly roots = new Map<string, Ref>();
+  private readonly folded = new WeakMap<Params, { endpoint: Endpoint; folded: FoldedRequest }>();
 
   constructor(
     readonly doc: OpenAPIV3_1.Document,
@@ -172,15 +173,22 @@ export class ApiModel {
     return [canonical, ...(this.operation(endpoint).params.find((p) => p.name === canonical)?.aliases ?? [])];
   }
 
-  /** Aliases folded into canonical names, validated against the endpoint's request schema (fold.ts). */
+  /**
+   * Aliases folded into canonical names, validated against the endpoint's request schema (fold.ts). Folded once
+   * per request object: every check of one exchange asks for its parameters again.
+   */
   foldRequest(endpoint: Endpoint, raw: Params): FoldedRequest {
+    const known = this.folded.get(raw);
+    if (known?.endpoint === endpoint) return known.folded;
     let validate = this.requestValidators.get(endpoint);
     if (!validate) {
       this.requestAjv ??= newAjv(true, this.doc.components?.schemas ?? {});
       validate = this.compile(this.requestAjv, this.operation(endpoint).requestSchema);
       this.requestValidators.set(endpoint, validate);
     }
-    return foldRequest(this.operation(endpoint).params, validate, raw);
+    const folded = foldRequest(this.operation(endpoint).params, validate, raw);
+    this.folded.set(raw, { endpoint, folded });
+    return folded;
   }
 
   /** ajv errors of the envelope (ENV-1), or [] when the body is a JSON object with boolean ok and string status. */
