@@ -1,6 +1,6 @@
 import { his5Judges } from '../../checks/his-5.js';
 import type { ApiModel } from '../../openapi/load.js';
-import { METHODS, type Params } from '../../openapi/types.js';
+import { METHODS, type Method, type Params } from '../../openapi/types.js';
 import { compareLimit, sample } from '../sampling.js';
 import { judge, type Scenario, type ScenarioContext } from '../scenario.js';
 import { successScenarios } from './success.js';
@@ -14,149 +14,191 @@ const FILTER_SETS: string[][] = [['date'], ['month'], ['year'], ['month', 'year'
  * own records; HIS-5 is judged on a query narrowed to a complete answer.
  */
 export function historyScenarios(api: ApiModel): Scenario[] {
-  const out = successScenarios(api, 'history-transaksi', 'history');
-  const names = (canonical: string): string[] => api.namesOf('history-transaksi', canonical);
-  for (const method of METHODS) {
-    for (const limit of [1, 2]) {
-      out.push({
-        title: `HIS-2 history-transaksi ${method}: limit=${limit} returns at most ${limit}`,
-        clauses: ['HIS-2'],
-        area: 'history',
-        endpoint: 'history-transaksi',
-        methods: [method],
-        aliases: [],
-        requests: 1,
-        async run(ctx) {
-          const ex = await ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, limit });
-          return [judge('HIS-2', { exchange: ex })];
-        },
-      });
-    }
-    for (const set of FILTER_SETS) {
-      const variants = set.length === 1 ? names(set[0] ?? '').map((n) => [n]) : [set, set.map((n) => names(n)[1] ?? n)];
-      for (const sent of variants) {
-        const aliases = sent.filter((n) => !set.includes(n));
-        const his5 = his5Judges(set);
-        out.push({
-          title: `HIS-3${his5 ? ' HIS-5' : ''} history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')}`,
-          clauses: his5 ? ['HIS-3', 'HIS-5'] : ['HIS-3'],
-          area: 'history',
-          endpoint: 'history-transaksi',
-          methods: [method],
-          aliases,
-          needs: ['history'],
-          requests: 2,
-          async run(ctx) {
-            const r = ctx.data.record ?? {};
-            const p: Params = { api_key: ctx.target.apiKey, limit: 100 };
-            set.forEach((canonical, i) => {
-              p[sent[i] ?? canonical] = sample(ctx, 'history-transaksi', canonical);
-            });
-            const wide = await ctx.send('history-transaksi', method, p);
-            // HIS-5 narrows with q=<trx_id> so that the answer is complete.
-            const narrow = await ctx.send('history-transaksi', method, { ...p, q: r.trx_id, limit: compareLimit(ctx) });
-            return [
-              judge('HIS-3', { exchange: wide }),
-              judge('HIS-3', { exchange: narrow }),
-              ...(his5 ? [judge('HIS-5', { exchange: narrow, expectedRecord: r })] : []),
-            ];
-          },
-        });
-      }
-    }
-    // The edges of every month the account's records fall in: a date filter that reads a month's first or last day
-    // as a range slips there.
+  return [
+    ...successScenarios(api, 'history-transaksi', 'history'),
+    ...METHODS.flatMap((method) => [
+      ...limitScenarios(method),
+      ...filterScenarios(api, method),
+      monthEdges(method),
+      ...emptyPeriodScenarios(api, method),
+      ...qScenarios(api, method),
+    ]),
+    ...EMPTY_SETS.map(emptyPeriodPair),
+  ];
+}
+
+/** Every name of a canonical parameter of history-transaksi. */
+const namesOf = (api: ApiModel, canonical: string): string[] => api.namesOf('history-transaksi', canonical);
+
+/** HIS-2 with small limits. */
+function limitScenarios(method: Method): Scenario[] {
+  const out: Scenario[] = [];
+  for (const limit of [1, 2]) {
     out.push({
-      title: `HIS-3 history-transaksi ${method}: dates at the edges of the account's months`,
-      clauses: ['HIS-3'],
+      title: `HIS-2 history-transaksi ${method}: limit=${limit} returns at most ${limit}`,
+      clauses: ['HIS-2'],
       area: 'history',
       endpoint: 'history-transaksi',
       methods: [method],
       aliases: [],
-      needs: ['history'],
-      requests: 24,
+      requests: 1,
       async run(ctx) {
-        const months = [...new Set((ctx.data.records ?? []).map((r) => r.date?.slice(0, 7) ?? ''))].filter(Boolean);
-        const dates = months.slice(0, 12).flatMap((m) => {
-          const [y, mo] = m.split('-').map(Number) as [number, number];
-          const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-          return [`${m}-01`, `${m}-${String(last).padStart(2, '0')}`];
-        });
-        const answers = await Promise.all(
-          dates.map((date) =>
-            ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, date, limit: compareLimit(ctx) }),
-          ),
-        );
-        return answers.map((exchange) => judge('HIS-3', { exchange }));
+        const ex = await ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, limit });
+        return [judge('HIS-2', { exchange: ex })];
       },
     });
-    // A period before every record seen: a filter a provider ignores (under one name, or on one method) or reads
-    // loosely then shows, since a record it returns is of another period (HIS-3), and GET and POST disagree (ENV-2).
-    for (const set of EMPTY_SETS) {
-      const variants = set.length === 1 ? names(set[0] ?? '').map((n) => [n]) : [set, set.map((n) => names(n)[1] ?? n)];
-      for (const sent of variants) {
-        const aliases = sent.filter((n) => !set.includes(n));
-        out.push({
-          title: `HIS-3 history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')} before every record seen`,
-          clauses: ['HIS-3'],
-          area: 'history',
-          endpoint: 'history-transaksi',
-          methods: [method],
-          aliases,
-          requests: 1,
-          async run(ctx) {
-            const ex = await ctx.send('history-transaksi', method, emptyPeriod(ctx, set, sent));
-            return [judge('HIS-3', { exchange: ex })];
-          },
-        });
-      }
-    }
-    for (const qName of names('q')) {
-      for (const what of ['trx_id', 'member_number', 'manager_number'] as const) {
-        out.push({
-          title: `HIS-4 HIS-5 history-transaksi ${method}${qName === 'q' ? '' : ` via ${qName}`}: ${qName}=<${what}>`,
-          clauses: ['HIS-4', 'HIS-5'],
-          area: 'history',
-          endpoint: 'history-transaksi',
-          methods: [method],
-          aliases: qName === 'q' ? [] : [qName],
-          needs: ['history'],
-          requests: 1,
-          async run(ctx) {
-            const r = ctx.data.record ?? {};
-            const ex = await ctx.send('history-transaksi', method, {
-              api_key: ctx.target.apiKey,
-              [qName]: r[what],
-              // Narrowed by the record's date, so that the answer can be complete and holds the record (HIS-4 judges
-              // q=<trx_id> on an answer that shows it) on any record order or maximum page.
-              date: r.date,
-              limit: compareLimit(ctx),
-            });
-            return [judge('HIS-4', { exchange: ex }), judge('HIS-5', { exchange: ex, expectedRecord: r })];
-          },
-        });
-      }
+  }
+  return out;
+}
+
+/** HIS-3 and HIS-5 for each filter alone and together, by every name. */
+function filterScenarios(api: ApiModel, method: Method): Scenario[] {
+  const out: Scenario[] = [];
+  for (const set of FILTER_SETS) {
+    const variants =
+      set.length === 1 ? namesOf(api, set[0] ?? '').map((n) => [n]) : [set, set.map((n) => namesOf(api, n)[1] ?? n)];
+    for (const sent of variants) {
+      const aliases = sent.filter((n) => !set.includes(n));
+      const his5 = his5Judges(set);
+      out.push({
+        title: `HIS-3${his5 ? ' HIS-5' : ''} history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')}`,
+        clauses: his5 ? ['HIS-3', 'HIS-5'] : ['HIS-3'],
+        area: 'history',
+        endpoint: 'history-transaksi',
+        methods: [method],
+        aliases,
+        needs: ['history'],
+        requests: 2,
+        async run(ctx) {
+          const r = ctx.data.record ?? {};
+          const p: Params = { api_key: ctx.target.apiKey, limit: 100 };
+          set.forEach((canonical, i) => {
+            p[sent[i] ?? canonical] = sample(ctx, 'history-transaksi', canonical);
+          });
+          const wide = await ctx.send('history-transaksi', method, p);
+          // HIS-5 narrows with q=<trx_id> so that the answer is complete.
+          const narrow = await ctx.send('history-transaksi', method, { ...p, q: r.trx_id, limit: compareLimit(ctx) });
+          return [
+            judge('HIS-3', { exchange: wide }),
+            judge('HIS-3', { exchange: narrow }),
+            ...(his5 ? [judge('HIS-5', { exchange: narrow, expectedRecord: r })] : []),
+          ];
+        },
+      });
     }
   }
-  for (const set of EMPTY_SETS)
-    out.push({
-      title: `ENV-2 history-transaksi GET+POST: filter ${set.join(' + ')} before every record seen`,
-      clauses: ['ENV-2'],
-      area: 'history',
-      endpoint: 'history-transaksi',
-      methods: ['GET', 'POST'],
-      aliases: [],
-      requests: 2,
-      async run(ctx) {
-        const p = emptyPeriod(ctx, set, set);
-        const pair = [
-          await ctx.send('history-transaksi', 'GET', p),
-          await ctx.send('history-transaksi', 'POST', p),
-        ] as const;
-        return [judge('ENV-2', { pair })];
-      },
-    });
   return out;
+}
+
+/** HIS-3 on the first and last day of every month the account's records fall in. */
+function monthEdges(method: Method): Scenario {
+  // The edges of every month the account's records fall in: a date filter that reads a month's first or last day
+  // as a range slips there.
+  return {
+    title: `HIS-3 history-transaksi ${method}: dates at the edges of the account's months`,
+    clauses: ['HIS-3'],
+    area: 'history',
+    endpoint: 'history-transaksi',
+    methods: [method],
+    aliases: [],
+    needs: ['history'],
+    requests: 24,
+    async run(ctx) {
+      const months = [...new Set((ctx.data.records ?? []).map((r) => r.date?.slice(0, 7) ?? ''))].filter(Boolean);
+      const dates = months.slice(0, 12).flatMap((m) => {
+        const [y, mo] = m.split('-').map(Number) as [number, number];
+        const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+        return [`${m}-01`, `${m}-${String(last).padStart(2, '0')}`];
+      });
+      const answers = await Promise.all(
+        dates.map((date) =>
+          ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, date, limit: compareLimit(ctx) }),
+        ),
+      );
+      return answers.map((exchange) => judge('HIS-3', { exchange }));
+    },
+  };
+}
+
+/** HIS-3 on a period before every record seen, by every name. */
+function emptyPeriodScenarios(api: ApiModel, method: Method): Scenario[] {
+  const out: Scenario[] = [];
+  // A period before every record seen: a filter a provider ignores (under one name, or on one method) or reads
+  // loosely then shows, since a record it returns is of another period (HIS-3), and GET and POST disagree (ENV-2).
+  for (const set of EMPTY_SETS) {
+    const variants =
+      set.length === 1 ? namesOf(api, set[0] ?? '').map((n) => [n]) : [set, set.map((n) => namesOf(api, n)[1] ?? n)];
+    for (const sent of variants) {
+      const aliases = sent.filter((n) => !set.includes(n));
+      out.push({
+        title: `HIS-3 history-transaksi ${method}${aliases.length ? ` via ${aliases.join(',')}` : ''}: filter ${sent.join(' + ')} before every record seen`,
+        clauses: ['HIS-3'],
+        area: 'history',
+        endpoint: 'history-transaksi',
+        methods: [method],
+        aliases,
+        requests: 1,
+        async run(ctx) {
+          const ex = await ctx.send('history-transaksi', method, emptyPeriod(ctx, set, sent));
+          return [judge('HIS-3', { exchange: ex })];
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** HIS-4 and HIS-5 for q by every name, on a record's ID and numbers. */
+function qScenarios(api: ApiModel, method: Method): Scenario[] {
+  const out: Scenario[] = [];
+  for (const qName of namesOf(api, 'q')) {
+    for (const what of ['trx_id', 'member_number', 'manager_number'] as const) {
+      out.push({
+        title: `HIS-4 HIS-5 history-transaksi ${method}${qName === 'q' ? '' : ` via ${qName}`}: ${qName}=<${what}>`,
+        clauses: ['HIS-4', 'HIS-5'],
+        area: 'history',
+        endpoint: 'history-transaksi',
+        methods: [method],
+        aliases: qName === 'q' ? [] : [qName],
+        needs: ['history'],
+        requests: 1,
+        async run(ctx) {
+          const r = ctx.data.record ?? {};
+          const ex = await ctx.send('history-transaksi', method, {
+            api_key: ctx.target.apiKey,
+            [qName]: r[what],
+            // Narrowed by the record's date, so that the answer can be complete and holds the record (HIS-4 judges
+            // q=<trx_id> on an answer that shows it) on any record order or maximum page.
+            date: r.date,
+            limit: compareLimit(ctx),
+          });
+          return [judge('HIS-4', { exchange: ex }), judge('HIS-5', { exchange: ex, expectedRecord: r })];
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** ENV-2 on a period before every record seen: GET and POST give the same (empty) answer. */
+function emptyPeriodPair(set: string[]): Scenario {
+  return {
+    title: `ENV-2 history-transaksi GET+POST: filter ${set.join(' + ')} before every record seen`,
+    clauses: ['ENV-2'],
+    area: 'history',
+    endpoint: 'history-transaksi',
+    methods: ['GET', 'POST'],
+    aliases: [],
+    requests: 2,
+    async run(ctx) {
+      const p = emptyPeriod(ctx, set, set);
+      const pair = [
+        await ctx.send('history-transaksi', 'GET', p),
+        await ctx.send('history-transaksi', 'POST', p),
+      ] as const;
+      return [judge('ENV-2', { pair })];
+    },
+  };
 }
 
 /** Filter sets tried on a period with no records: a date, a year, a month with its year. */
