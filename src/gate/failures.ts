@@ -7,7 +7,7 @@ import type { Exchange, Finding, Params } from '../openapi/types.js';
 import { redact } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
 import { type GeneratedCase, nearMissKeys } from './generators/cases.js';
-import { mustBeRefused } from './invite-ledger.js';
+import { refusalExpected } from './invite-ledger.js';
 
 /**
  * A failing generated case, saved to reports/failures/ so it can be read and sent again. The key, the keys
@@ -132,7 +132,7 @@ export function saveFailure(
   mkdirSync(dir, { recursive: true });
   const saved = placeholders(c.params, run);
   // An invite that a clause says must be refused was sent with a fresh trx_id; sent again, it needs another.
-  if (c.endpoint === 'invite-member' && mustBeRefused(c.intent)) saved.trx_id = '{{fresh-trx}}';
+  if (c.endpoint === 'invite-member' && refusalExpected(c.intent)) saved.trx_id = '{{fresh-trx}}';
   const savedCase: GeneratedCase = { ...c, params: saved };
   const id = createHash('sha256')
     .update(JSON.stringify([c.phase, c.endpoint, c.method, c.label]))

@@ -21,7 +21,7 @@ export const isGuard = (intent: InviteIntent | undefined): boolean =>
   intent?.clause === 'used-trx' || intent?.clause === 'unknown-product';
 
 /** A request a clause says must be refused: a refusal that is not a guard's. */
-export const mustBeRefused = (intent: InviteIntent | undefined): boolean =>
+export const refusalExpected = (intent: InviteIntent | undefined): boolean =>
   intent?.expect === 'refusal' && !isGuard(intent);
 
 /** What became of one invite: answered ok true, answered otherwise, or no answer (it may have been charged). */

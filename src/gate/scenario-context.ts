@@ -7,8 +7,8 @@ import {
   type InviteIntent,
   type InviteOutcome,
   isGuard,
-  mustBeRefused,
   NotSent,
+  refusalExpected,
   replaysAnother,
 } from './invite-ledger.js';
 import { PaceLost } from './pace.js';
@@ -221,7 +221,7 @@ export function buildContext(
     if (intent.clause === 'used-trx' || (intent.clause === 'INV-5' && intent.expect === 'refusal'))
       if (!ok || replay) readingFact('repeat', ok ? 'replay' : 'refuse', ex);
     const guard = isGuard(intent);
-    if (mustBeRefused(intent)) recording.mustRefuse.add(ex);
+    if (refusalExpected(intent)) recording.mustRefuse.add(ex);
     if (guard) recording.guarded.add(ex);
     settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
     if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await judgeGuard(method, ex, trx);

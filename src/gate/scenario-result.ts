@@ -1,43 +1,11 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
-import type { ClauseId, Drift, Endpoint, Exchange, Finding, Method } from '../openapi/types.js';
+import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
 import { learnPhones, redact, redactValue } from '../redact.js';
 import type { PlannedScenario } from './plan.js';
 
-/** A redacted request and response, as attached to a failing scenario. */
-export interface ShownExchange {
-  method: string;
-  url: string;
-  params: unknown;
-  httpStatus: number;
-  contentType: string;
-  body: string;
-}
+export type { Observation, ReadingFact, ShownExchange } from './observations.js';
 
-/**
- * What the target did on a point the provider leaves open, seen by a scenario: a fact, never a finding. `conflict`:
- * two names of one parameter with different values in one request (`subject` names them, `value` is `refused`,
- * `canonical`, `alias`, or `unclear` when the answer fits either value).
- */
-export type Observation =
-  | {
-      point: 'conflict';
-      endpoint: Endpoint;
-      method: Method;
-      subject: string;
-      value: string;
-    }
-  | ReadingFact;
-
-/**
- * One answer's word on an open point of the provider's reading (a knob of src/simulator/legal.ts, or a raw fact
- * the summary turns into one: `page`, `lag`, `saldo-value`, ...), with the redacted exchange that shows it.
- */
-export interface ReadingFact {
-  point: 'reading';
-  knob: string;
-  value: string;
-  evidence?: ShownExchange;
-}
+import type { Observation, ShownExchange } from './observations.js';
 
 /**
  * How a scenario ended: `passed`, it judged its clauses and they hold; `failed`, a clause broke (or drift under

@@ -3,7 +3,7 @@ import { saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
 import type { GeneratedCase } from './generators/cases.js';
 import type { CarriedOut, InviteIntent } from './invite-ledger.js';
-import type { Observation } from './scenario-result.js';
+import type { Observation } from './observations.js';
 import type { GateTarget, TargetData } from './target.js';
 
 /** Playwright files of the gate, one per area (suites/<area>.spec.ts), and the catalogue files beside them. */

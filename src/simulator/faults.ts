@@ -1,4 +1,5 @@
 import type { ClauseId, Endpoint, Method, Params } from '../openapi/types.js';
+import { swapCase } from '../shared/letter-case.js';
 
 /** What an answer rewrite sees besides the body: the request, its aliases folded into canonical names. */
 export interface RewriteContext {
@@ -41,9 +42,6 @@ function withoutAliases(raw: Params, names: (canonical: string) => readonly stri
   const drop = params.flatMap((p) => names(p).slice(1));
   return Object.fromEntries(Object.entries(raw).filter(([k]) => !drop.includes(k)));
 }
-
-const swapCase = (s: string): string =>
-  [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 
 /**
  * Contract faults, at least one per clause. A fault that only rewrites a request or an answer is a row of

@@ -1,8 +1,16 @@
 import { historyComplete } from '../../checks/outcome.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params } from '../../openapi/types.js';
-import { type InviteIntent, mustBeRefused } from '../invite-ledger.js';
-import type { ScenarioContext } from '../scenario.js';
+import { type InviteIntent, refusalExpected } from '../invite-ledger.js';
+import type { Area, ScenarioContext } from '../scenario.js';
+
+/** The area (Playwright file) of each endpoint's scenarios. */
+export const AREA_OF: Record<Endpoint, Area> = {
+  'invite-member': 'invite',
+  'history-transaksi': 'history',
+  'cek-trx-id': 'lookup',
+  'saldo-user': 'balance',
+};
 
 /** The clauses judged on an ordinary successful answer of an endpoint. */
 export const SUCCESS_CLAUSES: Record<Endpoint, ClauseId[]> = {
@@ -30,7 +38,7 @@ export function sendAs(
 ): Promise<Exchange> {
   return endpoint === 'invite-member'
     ? ctx.invite(method, params, intent)
-    : ctx.send(endpoint, method, params, { mustRefuse: mustBeRefused(intent) });
+    : ctx.send(endpoint, method, params, { mustRefuse: refusalExpected(intent) });
 }
 
 /**

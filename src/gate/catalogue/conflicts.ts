@@ -4,16 +4,9 @@ import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { baseParams, compareLimit, READ_ONLY_PRODUCT, testNumber, WRONG_KEY } from '../sampling.js';
-import { type Area, type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
+import { type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
 import type { HistoryRecord } from '../target.js';
-import { ordinaryIntent, sendAs } from './common.js';
-
-const AREA: Record<Endpoint, Area> = {
-  'invite-member': 'invite',
-  'history-transaksi': 'history',
-  'cek-trx-id': 'lookup',
-  'saldo-user': 'balance',
-};
+import { AREA_OF, ordinaryIntent, sendAs } from './common.js';
 
 /** A search no record holds. */
 const NO_SUCH = 'H2H-CONTRACT-NO-SUCH-RECORD';
@@ -168,7 +161,7 @@ function conflictScenario(api: ApiModel, endpoint: Endpoint, param: string, alia
   return {
     title: `${clauses.join(' ')} ${endpoint} ${method} via ${alias}: ${param} and ${alias} with different values (what the target does is observed)`,
     clauses,
-    area: AREA[endpoint],
+    area: AREA_OF[endpoint],
     endpoint,
     methods: [method],
     aliases: [alias],

@@ -1,5 +1,5 @@
 import type { ApiModel } from '../../openapi/load.js';
-import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
+import { type ClauseId, type Exchange, METHODS, type Method } from '../../openapi/types.js';
 import { coverageCases, type GeneratedCase, nearMissCases } from '../generators/cases.js';
 import {
   checkProperty,
@@ -11,7 +11,6 @@ import {
 } from '../generators/properties.js';
 import { compareLimit, inviteParams } from '../sampling.js';
 import {
-  type Area,
   balanceDropped,
   type Judgement,
   judge,
@@ -23,13 +22,7 @@ import {
   type ScenarioContext,
   steadySaldo,
 } from '../scenario.js';
-
-const AREA: Record<Endpoint, Area> = {
-  'invite-member': 'invite',
-  'history-transaksi': 'history',
-  'cek-trx-id': 'lookup',
-  'saldo-user': 'balance',
-};
+import { AREA_OF } from './common.js';
 
 /** What a coverage scenario of a parameter can find, besides ENV-1 and ENV-4 on every answer. */
 const DEMANDS: Record<string, ClauseId[]> = {
@@ -114,7 +107,7 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
       out.push({
         title: `${clauses.join(' ')} ${endpoint} GET+POST: coverage of ${p.name}${names.length > 1 ? ` by ${names.join(', ')}` : ''}`,
         clauses,
-        area: AREA[endpoint],
+        area: AREA_OF[endpoint],
         endpoint,
         methods: ['GET', 'POST'],
         aliases: names.slice(1),
@@ -185,7 +178,7 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
     out.push({
       title: `ENV-4 ${endpoint} GET+POST: random phase`,
       clauses: ['ENV-4', ...(endpoint === 'invite-member' ? (['INV-3', 'INV-4'] as const) : [])],
-      area: AREA[endpoint],
+      area: AREA_OF[endpoint],
       endpoint,
       methods: ['GET', 'POST'],
       aliases: [],

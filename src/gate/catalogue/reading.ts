@@ -1,16 +1,11 @@
 import { records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { Params } from '../../openapi/types.js';
+import { swapCase } from '../../shared/letter-case.js';
 import type { Scenario } from '../scenario.js';
 
 /** A limit above any maximum a provider is likely to set: a page cut below it shows the maximum. */
 export const LARGE_LIMIT = 1000;
-
-/** A trx_id with its letters' case swapped, or undefined when it has no letter. */
-function swapCase(id: string): string | undefined {
-  if (!/[a-z]/i.test(id)) return undefined;
-  return [...id].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-}
 
 /**
  * The read-only requests that show what the provider does where its description is silent and no clause asks
@@ -87,7 +82,7 @@ export function readingScenarios(_api: ApiModel): Scenario[] {
               `not reached: the account shows ${large.length} records, and all came without limit`,
             );
         }
-        const record = known.find((r) => typeof r.trx_id === 'string' && swapCase(r.trx_id) !== undefined);
+        const record = known.find((r) => typeof r.trx_id === 'string' && /[a-z]/i.test(r.trx_id));
         if (!record?.trx_id) fact('q-case?', 'no record with letters in its trx_id to search in another case');
         else {
           const found = records(await page({ q: swapCase(record.trx_id), limit: LARGE_LIMIT }));

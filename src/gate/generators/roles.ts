@@ -1,4 +1,5 @@
 import type { Method, Role } from '../../openapi/types.js';
+import { swapCase } from '../../shared/letter-case.js';
 
 /**
  * The value classes of every role a parameter can have (`x-role` in openapi.yaml), derived from what the value
@@ -82,7 +83,6 @@ const HOMOGLYPHS: Readonly<Record<string, string>> = {
   X: 'Х',
 };
 
-const flipCase = (c: string): string => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
 const percent = (c: string): string =>
   [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 /** Full-width forms of printable ASCII (U+FF01..U+FF5E): NFKC folds them back. */
@@ -106,7 +106,7 @@ function oneLetterFlipped(s: string, from: 'first' | 'last'): string | undefined
   const idx = chars.map((c, i) => (c.toLowerCase() !== c.toUpperCase() ? i : -1)).filter((i) => i >= 0);
   const i = from === 'first' ? idx[0] : idx.at(-1);
   if (i === undefined) return undefined;
-  chars[i] = flipCase(chars[i] as string);
+  chars[i] = swapCase(chars[i] as string);
   return chars.join('');
 }
 
@@ -132,7 +132,7 @@ function secretClasses(key: string): RoleValue[] {
     { value: [...key].map(percent).join(''), label: 'every character percent-encoded' },
     { value: `${key}%0A`, label: 'an encoded line feed after it' },
     { value: encodeURIComponent(encodeURIComponent(`${key} /`)), label: 'encoded twice, with more after it' },
-    { value: [...key].map(flipCase).join(''), label: 'its letter case flipped' },
+    { value: swapCase(key), label: 'its letter case flipped' },
     { value: oneLetterFlipped(key, 'first'), label: 'the case of its first letter flipped' },
     { value: oneLetterFlipped(key, 'last'), label: 'the case of its last letter flipped' },
     { value: key.slice(0, -1), label: 'its last character dropped' },
@@ -171,7 +171,7 @@ function identifierClasses(seed: RoleSeed): RoleValue[] {
     [homoglyph, 'an existing ID with a letter replaced by its Cyrillic look-alike', true],
     [fullWidth, 'an existing ID in full-width forms', true],
     // A case-insensitive collation (MySQL's default) finds the record: the ID asked for was never used.
-    [(id) => [...id].map(flipCase).join(''), 'an existing ID in flipped letter case', true],
+    [(id) => swapCase(id), 'an existing ID in flipped letter case', true],
     [(id) => oneLetterFlipped(id, 'last'), 'an existing ID with the case of its last letter flipped', true],
     [(id) => ` ${id} `, 'an existing ID with spaces around it', false],
     [(id) => `${id}\n`, 'an existing ID and a line feed', false],
