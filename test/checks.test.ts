@@ -195,6 +195,17 @@ const TABLE: Row[] = [
           { ok: false, status: 'X', data: { trx_id: 'T-9', status: 'INVALID_API_KEY' } },
         ),
       },
+      // The documented shape kept with empty values, and a balance of 0, say nothing of the account.
+      {
+        exchange: ex(
+          'invite-member',
+          { api_key: 'wrong' },
+          { ok: false, status: 'X', detail: { manager: '', member: '', slot: '' }, saldo: 0 },
+        ),
+      },
+      {
+        exchange: ex('cek-trx-id', { api_key: 'wrong' }, { ok: false, status: 'X', data: { trx_id: '', status: '' } }),
+      },
     ],
     breaks: [
       ['ok true', { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: true, status: 'SUCCESS', saldo: 1 }) }],
@@ -215,6 +226,35 @@ const TABLE: Row[] = [
       [
         'refused but detail shown',
         { exchange: ex('invite-member', {}, { ok: false, status: 'X', detail: { member: '62811' } }) },
+      ],
+      [
+        'refused but records nested deeper',
+        {
+          exchange: ex(
+            'history-transaksi',
+            { api_key: 'wrong' },
+            {
+              ok: false,
+              status: 'X',
+              data: { items: [{ trx_id: 'T-1', member_number: '6281234', date: '2026-01-01' }] },
+            },
+          ),
+        },
+      ],
+      [
+        'refused but a balance under another name',
+        { exchange: ex('saldo-user', { api_key: 'wrong' }, { ok: false, status: 'X', account: { balance: 25000 } }) },
+      ],
+      [
+        "refused but the asked transaction's own state",
+        {
+          exchange: ex(
+            'cek-trx-id',
+            { api_key: 'wrong', trx_id: 'T-9' },
+            { ok: false, status: 'X', data: { trx_id: 'T-9', status: 'FAILED' } },
+          ),
+          knownStatus: 'FAILED',
+        },
       ],
     ],
   },
@@ -513,6 +553,9 @@ const BREAKS_AT: Record<string, string> = {
   'AUTH-1: refused but saldo shown': '$.saldo',
   'AUTH-1: refused but records shown': '$.data',
   'AUTH-1: refused but detail shown': '$.detail',
+  'AUTH-1: refused but records nested deeper': '$.data',
+  'AUTH-1: refused but a balance under another name': '$.account',
+  "AUTH-1: refused but the asked transaction's own state": '$.data',
   'BAL-1: string saldo': '$.saldo',
   'BAL-1: null saldo': '$.saldo',
   'BAL-1: missing saldo': '$.saldo',

@@ -52,6 +52,7 @@ function buildContext(seed: number): ScenarioContext {
     },
     form: 'write',
     generation: { seed, examples: 20 },
+    charges: { delayMs: 0 },
     newTrxId: () => `T-${++n}`,
     send: () => Promise.reject(new Error('not sent')),
     invite: () => Promise.reject(new Error('not sent')),

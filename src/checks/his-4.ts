@@ -14,7 +14,7 @@ const NUMBER_PART = /\d{9}/;
  * S, as HIS-4 judges it (trimmed, any case), or undefined where HIS-4 has nothing to judge: no q, or an S that a
  * product could contain. A product may be matched by its code or its name, which history may show under any field
  * or not at all: as the clause says, HIS-4 is judged only with an S that no product can contain, a phone number
- * or a transaction ID (one of this answer's trx_ids), or any S that holds nine digits in a row (a part of a phone
+ * or a transaction ID of eight characters or more (one of this answer's trx_ids), or any S that holds nine digits in a row (a part of a phone
  * number: with a wildcard of SQL LIKE or a regular expression in it, say).
  */
 function judgedQuery(api: ApiModel, ex: Exchange): string | undefined {
@@ -25,7 +25,8 @@ function judgedQuery(api: ApiModel, ex: Exchange): string | undefined {
   const productFree =
     PHONE_LIKE.test(s) ||
     NUMBER_PART.test(s) ||
-    (records(ex) ?? []).some((r) => typeof r.trx_id === 'string' && r.trx_id.toLowerCase() === s);
+    // A transaction ID of eight characters or more: a short one (`75`) may stand in a product's name.
+    (s.length >= 8 && (records(ex) ?? []).some((r) => typeof r.trx_id === 'string' && r.trx_id.toLowerCase() === s));
   return productFree ? s : undefined;
 }
 

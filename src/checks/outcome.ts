@@ -155,7 +155,7 @@ function stringPaths(v: unknown, path = '$', depth = 0): [string, string][] {
 
 /**
  * Where one answer says back a value of its request (the name sent as `name`, in `detail.nama`) and the other,
- * sent the same parameter under another name or method, does not say back its own: the other did not read it.
+ * sent the same parameter under another name or method, says back its own nowhere: the other did not read it.
  * "Same payload" holds for fields the document does not name too, where they show what was asked. Values of two
  * characters or more, numbers in either form.
  */
@@ -164,12 +164,14 @@ function echoesMissed(api: ApiModel, a: Exchange, b: Exchange, ba: Body, bb: Bod
   const sb = api.foldRequest(b.endpoint, b.params).params;
   const same = (x: unknown, sent: unknown): boolean =>
     x === String(sent) || (/^\d{9,}$/.test(to62(sent)) && to62(x) === to62(sent));
-  const atB = new Map(stringPaths(bb));
+  const atB = stringPaths(bb);
   const out: [string, unknown, unknown][] = [];
   for (const [param, sent] of Object.entries(sa)) {
     if (param === 'api_key' || typeof sent !== 'string' || sent.length < 2 || sb[param] === undefined) continue;
+    // Said back anywhere in the other answer counts: an echo keyed by the names the caller used moves with them.
+    if (atB.some(([, y]) => same(y, sb[param]))) continue;
     for (const [path, x] of stringPaths(ba))
-      if (same(x, sent) && !same(atB.get(path), sb[param])) out.push([path, x, atB.get(path)]);
+      if (same(x, sent)) out.push([path, x, atB.find(([p]) => p === path)?.[1] ?? '(nowhere)']);
   }
   return out;
 }

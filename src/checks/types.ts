@@ -19,6 +19,8 @@ export interface Evidence {
   saldoBetween?: Exchange;
   /** BAL-2, INV-5: saldo-user read after everything. */
   saldoAfter?: Exchange;
+  /** AUTH-1: the state the account's own record of the asked trx_id shows (a refusal must not say it). */
+  knownStatus?: string;
   /** INV-5 without `saldoBetween` (concurrent repeats): the price of one invite, when the caller knows it. */
   unitPrice?: number;
   /**

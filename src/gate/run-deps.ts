@@ -23,6 +23,8 @@ export interface RunDeps {
   generation: { seed: number; examples: number };
   /** Where failing generated cases are saved (reports/failures/), with what fills their placeholders. */
   failures?: { dir: string; baseUrl: string };
+  /** How long after its answer an invite's charge was seen to land, at most: a balance is at rest only after that. */
+  charges: { delayMs: number };
 }
 
 /** The settings RunDeps take from a run's config (the gate's, the in-process runner's, replay's). */
@@ -67,6 +69,7 @@ export function runDeps(
     ...(s.knownStatuses ? { knownStatuses: s.knownStatuses } : {}),
     ...(s.knownHttpStatuses ? { knownHttpStatuses: s.knownHttpStatuses } : {}),
     generation: { seed: s.seed, examples: s.examples },
+    charges: { delayMs: 0 },
     ...(s.failuresDir ? { failures: { dir: s.failuresDir, baseUrl: target.baseUrl } } : {}),
   };
 }

@@ -237,6 +237,7 @@ export function buildContext(
     data: deps.data,
     form,
     generation: deps.generation,
+    charges: deps.charges,
     newTrxId: deps.newTrxId,
     send: (endpoint, method, params, opts) => send(endpoint, method, params, opts),
     async invite(method, params, intent, opts) {

@@ -61,6 +61,8 @@ export interface ScenarioContext {
   form: Form;
   /** The seed and size of the generated phases (`--seed`, `--examples`). */
   generation: { seed: number; examples: number };
+  /** How long after its answer an invite's charge was seen to land, at most (shared by the run's scenarios). */
+  charges: { delayMs: number };
   /** A fresh transaction ID, unique to this run. */
   newTrxId(): string;
   /** Sends a read (or a request bound to be refused) to an endpoint other than invite-member. */
@@ -130,24 +132,41 @@ export interface Scenario {
 
 export const judge = (clause: ClauseId, evidence: Evidence): Judgement => ({ clause, evidence });
 
-/** How far apart two balance reads must agree for the balance to count as at rest. */
+/** How far apart two balance reads must agree, at least, for the balance to count as at rest. */
 const STEADY_MS = 250;
 
 /**
- * The balance once it has stopped moving: read until two reads STEADY_MS apart agree, within the settle window. A
- * provider may charge some time after it answers (an earlier scenario's charge landing in this one's window would
- * look like a second charge); what INV-5 compares starts and ends at rest.
+ * The balance once it has stopped moving: read until two reads agree that are further apart than the latest charge
+ * the run saw land after its invite's answer (STEADY_MS at least), within ten such spans. A provider may charge some
+ * time after it answers (an earlier scenario's charge landing in this one's window would look like a second
+ * charge); what INV-5 compares starts and ends at rest.
  */
 export async function steadySaldo(ctx: ScenarioContext, method: Method): Promise<Exchange> {
   const read = (): Promise<Exchange> => ctx.send('saldo-user', method, { api_key: ctx.target.apiKey });
+  const apart = Math.max(STEADY_MS, ctx.charges.delayMs + STEADY_MS);
   let last = await read();
   const started = performance.now();
   for (;;) {
-    await new Promise((r) => setTimeout(r, STEADY_MS));
+    await new Promise((r) => setTimeout(r, apart));
     const now = await read();
-    if (saldoOf(now) === saldoOf(last) || performance.now() - started > STEADY_MS * 10) return now;
+    if (saldoOf(now) === saldoOf(last) || performance.now() - started > apart * 10) return now;
     last = now;
   }
+}
+
+/**
+ * Reads the balance until it shows the charge of an invite just answered (below `before`), within the settle
+ * window, and notes how long that took: the latest charge seen sets how long a balance must stand still.
+ */
+export async function chargedSaldo(ctx: ScenarioContext, method: Method, before: Exchange): Promise<Exchange> {
+  const started = performance.now();
+  const now = await ctx.settle(
+    () => ctx.send('saldo-user', method, { api_key: ctx.target.apiKey }),
+    (ex) => balanceDropped(ex, before),
+  );
+  if (balanceDropped(now, before))
+    ctx.charges.delayMs = Math.max(ctx.charges.delayMs, Math.round(performance.now() - started));
+  return now;
 }
 
 /** What one read of a date's history shows of records this run did not make. */

@@ -46,11 +46,15 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   const judged = new Set<ClauseId>();
   const judgements = [...rec.judgements, ...('judgements' in ending ? ending.judgements : [])];
   for (const j of judgements) {
+    const shown = [j.evidence.exchange, ...(j.evidence.pair ?? [])].filter((e): e is Exchange => e !== undefined);
+    // A guarded invite answered with its used trx_id's first answer again (an idempotent replay that read nothing
+    // else) says nothing of the value it carried either: only a wrong key (AUTH-1) is still the caller's breach.
+    if (j.clause !== 'AUTH-1' && shown.length > 0 && shown.every((e) => rec.guarded.has(e) && rec.replays.has(e)))
+      continue;
     const found = judgeClauses(api, [j.clause], j.evidence);
     findings.push(...found);
     // A guarded invite (a used trx_id, a product that cannot exist) refused says nothing of what else it carried:
     // a clause judged only on such refusals was not judged (a finding still counts: it was accepted).
-    const shown = [j.evidence.exchange, ...(j.evidence.pair ?? [])].filter((e): e is Exchange => e !== undefined);
     const guardedOnly = shown.length > 0 && shown.every((e) => rec.guarded.has(e) && bodyOf(e)?.ok !== true);
     if (!guardedOnly || found.length) judged.add(j.clause);
   }

@@ -68,3 +68,24 @@ export async function comparablePair(
   if (!last) throw new Error('comparablePair: no request was sent');
   return last;
 }
+
+/**
+ * Two lookups of one transaction that differ only in its state: the provider may have moved it between the two
+ * calls (its transitions are not shown). The first request is sent again: when its state now agrees with the
+ * second's, the two are compared as the later pair; else as they came (ENV-2, ENV-3 judge the difference).
+ */
+export async function settledStates(ctx: ScenarioContext, pair: [Exchange, Exchange]): Promise<[Exchange, Exchange]> {
+  const data = (ex: Exchange): { ok?: unknown; data?: { trx_id?: unknown; status?: unknown } } =>
+    (ex.body ?? {}) as { ok?: unknown; data?: { trx_id?: unknown; status?: unknown } };
+  const [a, b] = pair.map(data) as [ReturnType<typeof data>, ReturnType<typeof data>];
+  if (
+    pair[0].endpoint !== 'cek-trx-id' ||
+    a.ok !== true ||
+    b.ok !== true ||
+    a.data?.trx_id !== b.data?.trx_id ||
+    a.data?.status === b.data?.status
+  )
+    return pair;
+  const again = await ctx.send('cek-trx-id', pair[0].method, pair[0].params);
+  return data(again).data?.status === b.data?.status ? [again, pair[1]] : pair;
+}

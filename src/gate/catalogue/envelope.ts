@@ -13,7 +13,7 @@ import {
   type ScenarioContext,
 } from '../scenario.js';
 import { settledDate } from '../target.js';
-import { comparablePair, ordinaryIntent, sendAs } from './common.js';
+import { comparablePair, ordinaryIntent, sendAs, settledStates } from './common.js';
 
 const WRONG_KEY_INTENT = { expect: 'refusal', clause: 'AUTH-1' } as const;
 const HISTORY_DATA = ['q', 'date', 'month', 'year'];
@@ -143,7 +143,7 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
             const pair: [Exchange, Exchange] =
               endpoint === 'history-transaksi'
                 ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)])
-                : [await send(base()), await send(rename(base(), p.name, alias))];
+                : await settledStates(ctx, [await send(base()), await send(rename(base(), p.name, alias))]);
             await stateControl(ctx, api, pair, (params) =>
               sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3')),
             );
@@ -177,7 +177,10 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
       const pair: [Exchange, Exchange] =
         endpoint === 'history-transaksi'
           ? await comparablePair(ctx, api, send, [baseParams(ctx, endpoint), baseParams(ctx, endpoint)])
-          : [await send(baseParams(ctx, endpoint), 0), await send(baseParams(ctx, endpoint), 1)];
+          : await settledStates(ctx, [
+              await send(baseParams(ctx, endpoint), 0),
+              await send(baseParams(ctx, endpoint), 1),
+            ]);
       await stateControl(ctx, api, pair, (params, m) => sendAs(ctx, endpoint, m, params, ordinaryIntent(ctx, 'ENV-2')));
       const wrong = { ...baseParams(ctx, endpoint), api_key: WRONG_KEY };
       const badG = await sendAs(ctx, endpoint, 'GET', wrong, WRONG_KEY_INTENT);

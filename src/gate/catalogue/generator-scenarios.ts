@@ -1,3 +1,4 @@
+import { historyComplete } from '../../checks/outcome.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type ClauseId, type Exchange, METHODS, type Method } from '../../openapi/types.js';
 import { coverageCases, type GeneratedCase, nearMissCases } from '../generators/cases.js';
@@ -11,7 +12,7 @@ import {
 } from '../generators/properties.js';
 import { compareLimit, inviteParams } from '../sampling.js';
 import {
-  balanceDropped,
+  chargedSaldo,
   type Judgement,
   judge,
   othersBetween,
@@ -22,7 +23,7 @@ import {
   type ScenarioContext,
   steadySaldo,
 } from '../scenario.js';
-import { AREA_OF } from './common.js';
+import { AREA_OF, settledStates } from './common.js';
 
 /** What a coverage scenario of a parameter can find, besides ENV-1 and ENV-4 on every answer. */
 const DEMANDS: Record<string, ClauseId[]> = {
@@ -62,13 +63,43 @@ async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): P
 }
 
 /**
+ * The cases whose transaction ID the role says names no record, checked against the account's own history: a
+ * variant of an existing ID may exist too (IDs numbered in sequence: `12` beside `123`). Each is searched for
+ * (q=<ID>); one that history shows, or whose search is not complete, is judged by its answer alone, not by TRX-2.
+ */
+async function unknownForSure(
+  api: ApiModel,
+  ctx: ScenarioContext,
+  cases: readonly GeneratedCase[],
+): Promise<GeneratedCase[]> {
+  const ids = [...new Set(cases.filter((c) => c.unknownId).map((c) => String(c.params[c.coverage?.sentAs ?? ''])))];
+  const maybe = new Set<string>();
+  await Promise.all(
+    ids.map(async (id) => {
+      const ex = await ctx.send('history-transaksi', 'GET', {
+        api_key: ctx.target.apiKey,
+        q: id,
+        limit: compareLimit(ctx),
+      });
+      const found = (ex.body as { data?: { trx_id?: unknown }[] } | undefined)?.data;
+      if (historyComplete(api, ex) !== true || found?.some((r) => r.trx_id === id)) maybe.add(id);
+    }),
+  );
+  return cases.map((c) => {
+    if (!c.unknownId || !maybe.has(String(c.params[c.coverage?.sentAs ?? '']))) return c;
+    const { unknownId: _, ...rest } = c;
+    return rest;
+  });
+}
+
+/**
  * ENV-2 and ENV-3 on the coverage phase's answers: every value class by the canonical name on GET is the
  * reference; the same class by POST must give its outcome (ENV-2), and under every alias by the same method
  * (ENV-3). Only text values pair (a POST carries a number as a JSON number, a GET as text), and only answers
  * the clauses left to the provider: one that a clause said must be refused and was accepted is that clause's
  * finding, and an answer without the envelope is ENV-1's.
  */
-function coveragePairs(got: ReadonlyMap<GeneratedCase, Exchange>): Judgement[] {
+async function coveragePairs(ctx: ScenarioContext, got: ReadonlyMap<GeneratedCase, Exchange>): Promise<Judgement[]> {
   const out: Judgement[] = [];
   const own = (c: GeneratedCase, ex: Exchange): boolean => {
     const ok = (ex.body as { ok?: unknown } | undefined)?.ok;
@@ -86,7 +117,7 @@ function coveragePairs(got: ReadonlyMap<GeneratedCase, Exchange>): Judgement[] {
       const sameName = c.coverage?.sentAs === c.coverage?.param;
       const ref = canonical.find(([r]) => (sameName ? r.method === 'GET' : r.method === c.method));
       if (!ref || ref[0] === c) continue;
-      out.push(judge(sameName ? 'ENV-2' : 'ENV-3', { pair: [ref[1], ex] }));
+      out.push(judge(sameName ? 'ENV-2' : 'ENV-3', { pair: await settledStates(ctx, [ref[1], ex]) }));
     }
   }
   return out;
@@ -125,7 +156,7 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
           const cases = names.flatMap((name) =>
             METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, p.name, name, method)),
           );
-          return coveragePairs(await sendAll(ctx, cases));
+          return coveragePairs(ctx, await sendAll(ctx, await unknownForSure(api, ctx, cases)));
         },
       });
     }
@@ -272,10 +303,7 @@ function inFlight(method: Method): Scenario {
       const own = (): Set<string> => ownIds(ctx, single.params.trx_id, params.trx_id);
       const othersBefore = date ? await othersOn(ctx, method, date, own()) : undefined;
       // A provider may charge when it completes the invite: look again until the balance has moved.
-      const saldo1 = await ctx.settle(
-        () => ctx.send('saldo-user', method, key),
-        (ex) => balanceDropped(ex, saldo0),
-      );
+      const saldo1 = await chargedSaldo(ctx, method, saldo0);
       const price =
         Number((saldo0.body as { saldo?: unknown }).saldo) - Number((saldo1.body as { saldo?: unknown }).saldo);
       if (!(price > 0)) throw new PreconditionFailed('the invite that measures the price of one charged nothing');

@@ -6,7 +6,7 @@ import { replaysAnother } from '../invite-ledger.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
 import {
   allAnswered,
-  balanceDropped,
+  chargedSaldo,
   type Judgement,
   judge,
   NotJudged,
@@ -226,10 +226,7 @@ function repeatScenario(api: ApiModel, method: Method): Scenario {
       const othersBefore = date ? await othersOn(ctx, method, date, ownIds(ctx, params.trx_id)) : undefined;
       // The price of one invite: a provider may charge when it completes the invite, so look again until the
       // balance has moved (within the settle window).
-      const saldoBetween = await ctx.settle(
-        () => ctx.send('saldo-user', method, key),
-        (ex) => balanceDropped(ex, saldoBefore),
-      );
+      const saldoBetween = await chargedSaldo(ctx, method, saldoBefore);
       // The repeat under every name of trx_id and by both methods: a provider may check one name or one
       // method and not another. These first carry another member (a replay of the first answer still names the
       // first member, so it shows as a replay and costs nothing); the same invite exactly goes last.

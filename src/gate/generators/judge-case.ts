@@ -12,17 +12,15 @@ import { caseClauses, type GeneratedCase } from './cases.js';
  * property and `h2h replay` all judge through here.
  */
 export function judgeCase(api: ApiModel, c: GeneratedCase, ex: Exchange): { findings: Finding[]; judged: ClauseId[] } {
-  const received = judgeReceived(
-    api,
-    ex,
-    c.intent?.expect === 'refusal' && replaysAnother(api, c.params, ex),
-    c.refuse !== undefined || c.wrongKey === true,
-  );
+  const replay = c.intent?.expect === 'refusal' && replaysAnother(api, c.params, ex);
+  const received = judgeReceived(api, ex, replay, c.refuse !== undefined || c.wrongKey === true);
   const findings = received.findings;
   const judged = new Set<ClauseId>(['ENV-1', 'ENV-4', ...received.judged]);
-  // A guarded invite refused says nothing of the value it carried (the guard refused it).
-  const guarded = isGuard(c.intent) && (ex.body as { ok?: unknown } | undefined)?.ok !== true;
+  // A guarded invite refused, or answered with its used trx_id's first answer again (an idempotent replay that
+  // never read the rest), says nothing of the value it carried: the guard caught it.
+  const guarded = isGuard(c.intent) && ((ex.body as { ok?: unknown } | undefined)?.ok !== true || replay);
   for (const clause of caseClauses(c)) {
+    if (guarded && clause === c.refuse) continue;
     if (!guarded) judged.add(clause);
     if (clause === 'HIS-5')
       for (const expectedRecord of c.expectedRecords ?? [])
