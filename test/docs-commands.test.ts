@@ -8,6 +8,7 @@ import {
   CONTRACT_FAULTS,
   type Fault,
   GENERATED_FAULTS,
+  INDEPENDENT_FAULTS,
   ROLE_FAULTS,
 } from '../src/simulator/faults.ts';
 import { ROOT, words } from './helpers.ts';
@@ -90,7 +91,13 @@ describe('docs/simulator.md', () => {
       [...text('docs/simulator.md').matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]?.trim()]),
     );
     const missing: string[] = [];
-    for (const f of [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...BOUNDARY_FAULTS, ...ROLE_FAULTS] as readonly Fault[]) {
+    for (const f of [
+      ...CONTRACT_FAULTS,
+      ...GENERATED_FAULTS,
+      ...BOUNDARY_FAULTS,
+      ...ROLE_FAULTS,
+      ...INDEPENDENT_FAULTS,
+    ] as readonly Fault[]) {
       const want = [f.clause, ...(f.also ?? [])].join(', ');
       if (rows.get(f.name) !== want)
         missing.push(`${f.name}: ${want} (the page says ${rows.get(f.name) ?? 'nothing'})`);

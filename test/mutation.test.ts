@@ -10,6 +10,7 @@ import {
   CONTRACT_FAULTS,
   type Fault,
   GENERATED_FAULTS,
+  INDEPENDENT_FAULTS,
   ROLE_FAULTS,
 } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
@@ -20,7 +21,13 @@ import { gateInProcess, NO_TARGET_ENV, runCli, violated } from './helpers.ts';
 // breaks (and those its own words say the same breach breaks too, `also`), and no other. Most runs go in this
 // process (the same planner, executor and summary as h2h contract); a few go through the CLI and Playwright.
 
-const FAULTS: readonly Fault[] = [...CONTRACT_FAULTS, ...GENERATED_FAULTS, ...BOUNDARY_FAULTS, ...ROLE_FAULTS];
+const FAULTS: readonly Fault[] = [
+  ...CONTRACT_FAULTS,
+  ...GENERATED_FAULTS,
+  ...BOUNDARY_FAULTS,
+  ...ROLE_FAULTS,
+  ...INDEPENDENT_FAULTS,
+];
 const own = (f: Fault): string[] =>
   CLAUSE_IDS.filter((id) => id === f.clause || (f.also as readonly string[] | undefined)?.includes(id));
 

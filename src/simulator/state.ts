@@ -386,7 +386,7 @@ export class SimState {
   }
 
   private lookup(account: Account, trxId: string): Answer {
-    const txn = this.byTrx.get(`${account.id}\u0000${trxId}`);
+    const txn = this.byTrx.get(`${account.id}\u0000${trxId}`) ?? this.lookalike(account, trxId);
     const visible = txn && txn.visibleAt <= performance.now() ? txn : undefined;
     // Fault `unknown-digits-found`: an unknown ID of digits only is read as a row number, and a record answers.
     const row = this.txns.filter((t) => t.account === account.id).at(-1);
@@ -398,7 +398,18 @@ export class SimState {
     // Fault `lookup-phantom`.
     if (!visible && !this.faultOn('lookup-phantom'))
       return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
-    return success({ data: { trx_id: trxId, status: visible?.status ?? 'SUCCESS' } });
+    return success({ data: { trx_id: visible?.trxId ?? trxId, status: visible?.status ?? 'SUCCESS' } });
+  }
+
+  /**
+   * Fault `lookup-any-case`: an ID found in any letter case; fault `lookup-prefix-found`: an ID of 3 characters or
+   * more found as the beginning of one. The record answers with its own ID.
+   */
+  private lookalike(account: Account, trxId: string): Txn | undefined {
+    const mine = this.txns.filter((t) => t.account === account.id);
+    if (this.faultOn('lookup-any-case')) return mine.find((t) => t.trxId.toLowerCase() === trxId.toLowerCase());
+    if (this.faultOn('lookup-prefix-found') && trxId.length >= 3) return mine.find((t) => t.trxId.startsWith(trxId));
+    return undefined;
   }
 
   private async invite(
@@ -472,8 +483,9 @@ export class SimState {
     place.manager.members.set(member, place.slot);
     // Fault `invite-credits-balance`.
     account.saldo += this.faultOn('invite-credits-balance') || credit ? product.price : -product.price;
-    // Fault `invite-not-recorded`.
-    if (!this.faultOn('invite-not-recorded')) {
+    // Fault `invite-not-recorded`; fault `name-outside-latin1-unrecorded`.
+    const latin1 = /^[\u0000-\u00ff]*$/.test(String(p.name ?? ''));
+    if (!this.faultOn('invite-not-recorded') && !(this.faultOn('name-outside-latin1-unrecorded') && !latin1)) {
       this.record(
         {
           trxId,

@@ -93,6 +93,9 @@ function schemaEdges(
     return;
   }
   if (s) add(s, 'a valid value');
+  // Every text parameter, empty: a provider may read it as absent, or as a value, and must do so alike by GET and
+  // POST (a query's `msisdn=` and a body's "msisdn": "") and under every name.
+  if (schema.type === 'string') add('', 'empty');
   if (schema.format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(s)) {
     const [y, m, d] = s.split('-');
     add(`${y}-02-30`, 'an impossible date');
