@@ -2,7 +2,7 @@ import { saldoOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
-import { replaysAnother } from '../invite-ledger.js';
+import { type InviteIntent, replaysAnother } from '../invite-ledger.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
 import {
   allAnswered,
@@ -32,6 +32,15 @@ export const BAD_MSISDNS = {
 } as const;
 
 const body = (ex: Exchange): Record<string, unknown> => (ex.body ?? {}) as Record<string, unknown>;
+
+/**
+ * The intent of an invite a clause says must be refused: in the `write` form that clause's; in the `safe` form a
+ * guard's (a used trx_id, a product that cannot exist), which judges nothing of the value it carries when refused
+ * or answered as the used trx_id's first invite again.
+ */
+function refusalIntent(ctx: ScenarioContext, clause: 'INV-3' | 'INV-4'): InviteIntent {
+  return ctx.form === 'write' ? { expect: 'refusal', clause } : { expect: 'refusal', clause: 'used-trx' };
+}
 
 /** The record of a trx_id in a history answer. */
 function recordOf(ex: Exchange, trx: unknown): { date?: string } | undefined {
@@ -144,10 +153,11 @@ function badMsisdnScenarios(api: ApiModel, method: Method): Scenario[] {
       invite: { writes: 0, risk: 1, priority: 0, safe: true },
       requests: 1,
       async run(ctx) {
-        const ex = await ctx.invite(method, rename(inviteParams(ctx, value), 'msisdn', name), {
-          expect: 'refusal',
-          clause: 'INV-3',
-        });
+        const ex = await ctx.invite(
+          method,
+          rename(inviteParams(ctx, value), 'msisdn', name),
+          refusalIntent(ctx, 'INV-3'),
+        );
         return [judge('INV-3', { exchange: ex })];
       },
     });
@@ -188,9 +198,7 @@ function missingParameterScenarios(api: ApiModel, method: Method): Scenario[] {
         // As sent bare and with every optional parameter: a provider may check one form and not the other.
         const bare = change(inviteParams(ctx));
         const full = change({ ...inviteParams(ctx), name: 'H2H Contract Test' });
-        const answers = await allAnswered(
-          [bare, full].map((p) => ctx.invite(method, p, { expect: 'refusal', clause: 'INV-4' })),
-        );
+        const answers = await allAnswered([bare, full].map((p) => ctx.invite(method, p, refusalIntent(ctx, 'INV-4'))));
         return answers.map((exchange) => judge('INV-4', { exchange }));
       },
     });
