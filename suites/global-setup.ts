@@ -58,7 +58,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // A run's failures are its own: `h2h replay` reads the last run's.
   rmSync(join(cfg.reportsDir, 'failures'), { recursive: true, force: true });
   const targetLabel = given.baseUrl ? redact(given.baseUrl) : '(embedded simulator)';
-  const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
+  const raw = httpSend(cfg.baseUrl, cfg);
   // The run's one pace: the requests here, then every worker's, which ask it for their turn (pace.ts).
   const pace = localPace({ concurrency: concurrencyOf(cfg), rate: cfg.rateLimit });
   const policy = { maxWaitMs: cfg.maxWaitMs, pace };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareToBaseline, readBaseline } from '../gate/baseline.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
-import { CONTRACT_FILE_EXTRAS, type ContractConfig, resolveContractConfig } from '../gate/config.js';
+import { CONTRACT_FILE_EXTRAS, type ContractConfig, insecureWarning, resolveContractConfig } from '../gate/config.js';
 import { configEnv } from '../gate/handover.js';
 import { localPace } from '../gate/pace.js';
 import { planRun } from '../gate/plan.js';
@@ -66,6 +66,8 @@ unreachable target or a key refused on GET and POST, 3 internal error, 4 inconcl
   fileExtras: CONTRACT_FILE_EXTRAS,
   async run(settings, io) {
     const cfg = resolveContractConfig(settings);
+    const insecure = insecureWarning(cfg, 'contract');
+    if (insecure) io.err(insecure);
     registerSecret(cfg.apiKey);
     for (const m of cfg.msisdns) registerPhone(m);
     cfg.seed ??= newSeed();
@@ -74,7 +76,7 @@ unreachable target or a key refused on GET and POST, 3 internal error, 4 inconcl
     if (plan.entries.length === 0) throw new UsageError(`--grep '${cfg.grep}' matches no scenario`);
     if (cfg.baseUrl) {
       const policy = { maxWaitMs: cfg.maxWaitMs, pace: localPace({ rate: cfg.rateLimit }) };
-      await preflight(httpSend(cfg.baseUrl, cfg.timeoutMs), policy, cfg.apiKey ?? '', redact(cfg.baseUrl));
+      await preflight(httpSend(cfg.baseUrl, cfg), policy, cfg.apiKey ?? '', redact(cfg.baseUrl));
     }
     // Read before the run: the baseline may be the very contract-summary.json this run replaces.
     const baseline = cfg.baseline ? readBaseline(cfg.baseline) : undefined;

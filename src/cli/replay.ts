@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildCatalogue } from '../gate/catalogue/index.js';
-import { CONTRACT_FILE_EXTRAS, resolveContractConfig } from '../gate/config.js';
+import { CONTRACT_FILE_EXTRAS, insecureWarning, resolveContractConfig } from '../gate/config.js';
 import { fillPlaceholders, loadFailures } from '../gate/failures.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
 import { judgeCase } from '../gate/generators/judge-case.js';
@@ -36,6 +36,8 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
   fileExtras: CONTRACT_FILE_EXTRAS,
   async run(settings, io) {
     const cfg = resolveContractConfig(settings);
+    const insecure = insecureWarning(cfg, 'replay');
+    if (insecure) io.err(insecure);
     const files = settings.positionals;
     const saved = loadFailures(files, join(cfg.reportsDir, 'failures'));
     const embedded = cfg.baseUrl ? undefined : await startEmbedded({}, cfg.apiKey);
@@ -52,7 +54,7 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
       for (const m of target.msisdns) registerPhone(m);
       for (const k of nearMissKeys(target.apiKey)) registerSecret(k.value);
       const api = loadApiModel();
-      const raw = httpSend(target.baseUrl, cfg.timeoutMs);
+      const raw = httpSend(target.baseUrl, cfg);
       const pace = localPace({ rate: cfg.rateLimit });
       const policy: SendPolicy = { maxWaitMs: cfg.maxWaitMs, pace };
       const data = await discover(raw, policy, target);

@@ -8,7 +8,7 @@ import type tls from 'node:tls';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { ACCEPT_ENCODING, DecodeError, decodeBody } from './codings.js';
 import { type ForwardProxy, proxyFor } from './proxy.js';
-import { reasonOfCode, type TransportReason } from './transport.js';
+import { reasonOfCode, type TransportReason, tlsAdvice } from './transport.js';
 
 export type { TransportReason } from './transport.js';
 
@@ -354,8 +354,10 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           };
           const expiry = earliestExpiry(t);
           if (expiry !== undefined) tlsInfo.certExpiry = expiry;
-          if (!t.authorized && !opts.tls?.insecureSkipVerify)
-            return fail('tls', `the certificate does not verify: ${tlsInfo.authorizationError ?? 'unknown reason'}`);
+          if (!t.authorized && !opts.tls?.insecureSkipVerify) {
+            const code = tlsInfo.authorizationError ?? 'unknown reason';
+            return fail('tls', `the certificate does not verify: ${code}: ${tlsAdvice(code)}`);
+          }
           const send = request();
           marks.sent = performance.now();
           send(t);

@@ -1,7 +1,7 @@
 import { judgeAnswer } from '../checks/judge.js';
 import { type CallResult, callApi, type Phases, type TlsInfo } from '../client/client.js';
 import { isRateLimit, TRANSPORT_REASONS } from '../client/transport.js';
-import { bodyOf } from '../openapi/exchange.js';
+import { bodyOf, calledUrl } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import {
   type Drift,
@@ -100,6 +100,10 @@ export function classify(
     return fail('rate_limited', `HTTP ${status}${after ? `, Retry-After ${after}` : ''}`);
   }
   if (status >= 300 && status < 400) return fail('http_status', `HTTP ${status} redirect (not followed)`);
+  // saldo-user and history-transaksi look nothing up: a 404 says the endpoint is not there (a wrong base URL), never
+  // that the key was refused.
+  if (status === 404 && endpoint !== 'cek-trx-id')
+    return fail('http_status', `HTTP 404: no endpoint at ${calledUrl(ex)}; check the base URL`);
   if (!JSON_TYPE.test(ex.contentType)) {
     return status >= 400
       ? fail('http_status', `HTTP ${status}, ${ex.contentType || 'no content type'}`)

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JSONSchema } from 'json-schema-to-ts';
@@ -67,4 +67,14 @@ export function readSecretFile(path: string, what: string): string {
   const secret = readText(path, what, true).split(/\r?\n/)[0]?.trim() ?? '';
   if (!secret) throw new UsageError(`${what} ${path} is empty`);
   return secret;
+}
+
+/** A file that must be readable (a CA bundle): its path, or a UsageError naming it. */
+export function readableFile(path: string, what: string): string {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    throw new UsageError(`${what} ${path}: no such file or not readable`);
+  }
+  return path;
 }
