@@ -119,7 +119,15 @@ export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
   const timeoutMs = opts.timeoutMs ?? defaultNumber('timeout');
   const bodyCap = opts.bodyCap ?? defaultNumber('body-cap');
   return async (endpoint, method, params) => {
-    const r = await callApi({ baseUrl, endpoint, method, params, timeoutMs, bodyCap, ...(opts.tls ? { tls: opts.tls } : {}) });
+    const r = await callApi({
+      baseUrl,
+      endpoint,
+      method,
+      params,
+      timeoutMs,
+      bodyCap,
+      ...(opts.tls ? { tls: opts.tls } : {}),
+    });
     if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
     return r.exchange;
   };
