@@ -131,3 +131,21 @@ const NO_SUCH_ENDPOINT = 'h2h-contract-no-such-endpoint' as Endpoint;
 function sameRefusal(a: Exchange, b: Exchange): boolean {
   return a.httpStatus === b.httpStatus && bodyOf(a)?.status === bodyOf(b)?.status && bodyOf(b)?.ok === false;
 }
+
+/**
+ * A failure of the target before the run's first scenario (no answer, or rate limits past --max-wait, while
+ * preflight or discovery read it), as the configuration problem it is for the user: exit 2 with one line, never
+ * an internal error. Anything else is undefined (a bug of the program stays one).
+ */
+export function targetProblem(err: unknown, targetLabel: string, doing: string): UsageError | undefined {
+  if (err instanceof UsageError) return err;
+  if (err instanceof TransportError)
+    return new UsageError(
+      redact(`target ${targetLabel} gave no answer while ${doing}, before any scenario: ${err.reason}: ${err.message}`),
+    );
+  if (err instanceof RateLimited)
+    return new UsageError(
+      redact(`target ${targetLabel} kept answering with rate limits while ${doing}: ${err.message}`),
+    );
+  return undefined;
+}
