@@ -125,7 +125,7 @@ export const test = base.extend<{ h2h: H2H }>({
       throw new Error('no run file: the gate runs through its global setup (h2h contract, or npx playwright test)');
     newTrxId ??= trxFactory(run.runId, testInfo.workerIndex.toString(36).padStart(2, '0'), cfg.trxRule);
     const target = { ...cfg, apiKey };
-    const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
+    const raw = httpSend(cfg.baseUrl, cfg);
     const deps = runDeps(api, target, run.data, raw, newTrxId, {
       ...cfg,
       ledgerFile: run.ledgerFile,

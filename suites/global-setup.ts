@@ -7,9 +7,15 @@ import { startEmbedded } from '../src/simulator/embedded.js';
 import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
-import { type EffectiveConfig, writeRunFile } from '../src/gate/handover.js';
+import {
+  type Discovery,
+  type EffectiveConfig,
+  readDiscovery,
+  writeRunFile,
+  writeSetupError,
+} from '../src/gate/handover.js';
 import { planRun } from '../src/gate/plan.js';
-import { preflight } from '../src/gate/preflight.js';
+import { preflight, targetProblem } from '../src/gate/preflight.js';
 import { localPace, servePace } from '../src/gate/pace.js';
 import { httpSend } from '../src/gate/send-policy.js';
 import { discover } from '../src/gate/target.js';
@@ -58,12 +64,27 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // A run's failures are its own: `h2h replay` reads the last run's.
   rmSync(join(cfg.reportsDir, 'failures'), { recursive: true, force: true });
   const targetLabel = given.baseUrl ? redact(given.baseUrl) : '(embedded simulator)';
-  const raw = httpSend(cfg.baseUrl, cfg.timeoutMs);
+  const raw = httpSend(cfg.baseUrl, cfg);
   // The run's one pace: the requests here, then every worker's, which ask it for their turn (pace.ts).
   const pace = localPace({ concurrency: concurrencyOf(cfg), rate: cfg.rateLimit });
   const policy = { maxWaitMs: cfg.maxWaitMs, pace };
   try {
-    const { saldo, refusedOn } = await preflight(raw, policy, apiKey, targetLabel);
+    // What `h2h contract` already learned of a target (handover.ts); else asked here (the embedded simulator,
+    // `npx playwright test`). A target that stops the run here is the user's problem, written for h2h contract.
+    const handed = given.baseUrl ? readDiscovery() : undefined;
+    let found: Discovery;
+    try {
+      found = handed ?? {
+        preflight: await preflight(raw, policy, apiKey, targetLabel),
+        data: await discover(raw, policy, { ...cfg, apiKey }),
+      };
+    } catch (err) {
+      const problem = targetProblem(err, targetLabel, 'preflight and discovery read it');
+      if (problem) writeSetupError(problem.message);
+      throw problem ?? err;
+    }
+    const { saldo, refusedOn } = found.preflight;
+    const data = found.data;
     if (refusedOn.length)
       console.log(
         `h2h contract: the key was refused on ${refusedOn.join(' and ')} only: the run goes on, and ENV-2 judges the difference`,
@@ -71,7 +92,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     console.log(
       `h2h contract: seed ${cfg.seed} (--seed ${cfg.seed} generates the same cases again), ${cfg.examples} examples`,
     );
-    const data = await discover(raw, policy, { ...cfg, apiKey });
     const served = await servePace(pace);
     const stop = close;
     close = async () => {

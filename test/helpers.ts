@@ -328,3 +328,53 @@ export function words(line: string): string[] {
   }
   return out;
 }
+
+/** One process's peak resident set size, as test/peak-rss.cjs wrote it at its exit. */
+export interface PeakRss {
+  pid: number;
+  mb: number;
+  what: string;
+}
+
+/**
+ * Runs the CLI as runCli does, with every Node process it starts (itself and its children) reporting its peak
+ * resident set size (VmHWM) at exit through test/peak-rss.cjs: `peaks` is one entry per process, largest first.
+ */
+export async function runCliPeak(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliResult & { peaks: PeakRss[] }> {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'h2h-peak-'));
+  const file = join(dir, 'peaks.txt');
+  const preload = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
+  try {
+    const r = await runCli(args, {
+      ...opts,
+      env: {
+        ...opts.env,
+        H2H_TEST_PEAK_FILE: file,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${preload}`.trim(),
+      },
+    });
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      text = '';
+    }
+    const peaks = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [pid = '0', kb = '0', ...what] = line.split(' ');
+        return { pid: Number(pid), mb: Number(kb) / 1024, what: what.join(' ') };
+      })
+      .sort((a, b) => b.mb - a.mb);
+    return { ...r, peaks };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

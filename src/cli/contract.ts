@@ -5,17 +5,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareToBaseline, readBaseline } from '../gate/baseline.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
-import { CONTRACT_FILE_EXTRAS, type ContractConfig, resolveContractConfig } from '../gate/config.js';
-import { configEnv } from '../gate/handover.js';
+import { CONTRACT_FILE_EXTRAS, type ContractConfig, insecureWarning, resolveContractConfig } from '../gate/config.js';
+import { configEnv, type Discovery, writeDiscovery } from '../gate/handover.js';
 import { localPace } from '../gate/pace.js';
 import { planRun } from '../gate/plan.js';
-import { preflight } from '../gate/preflight.js';
+import { preflight, targetProblem } from '../gate/preflight.js';
 import { httpSend } from '../gate/send-policy.js';
 import { type ContractSummary, exitCodeOf, summaryMarkdown } from '../gate/summary.js';
+import { discover } from '../gate/target.js';
 import { newSeed } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
-import { UsageError } from '../shared/config-file.js';
+import { UsageError, writableFolder } from '../shared/config-file.js';
 import { packageRoot } from '../shared/package-root.js';
 import { checkEmbeddedOptions } from '../simulator/embedded.js';
 import { type Command, EXIT, type Io } from './command.js';
@@ -66,27 +67,52 @@ unreachable target or a key refused on GET and POST, 3 internal error, 4 inconcl
   fileExtras: CONTRACT_FILE_EXTRAS,
   async run(settings, io) {
     const cfg = resolveContractConfig(settings);
+    const insecure = insecureWarning(cfg, 'contract');
+    if (insecure) io.err(insecure);
     registerSecret(cfg.apiKey);
     for (const m of cfg.msisdns) registerPhone(m);
     cfg.seed ??= newSeed();
     if (!cfg.baseUrl) checkEmbeddedOptions(cfg.simulator);
     const plan = planRun(buildCatalogue(loadApiModel()), { ...cfg, maxInvites: cfg.maxInvites ?? 0 });
     if (plan.entries.length === 0) throw new UsageError(`--grep '${cfg.grep}' matches no scenario`);
+    // Before the first request: a reports folder that cannot be written is the user's to fix.
+    writableFolder(cfg.reportsDir, settings.sources['reports-dir'] ?? '--reports-dir');
+    let discovery: Discovery | undefined;
     if (cfg.baseUrl) {
+      // The target is checked and its history read here, before Playwright starts: a target that is not the API,
+      // refuses the key or stops answering exits 2 with one line; the global setup takes what was learned.
+      const label = redact(cfg.baseUrl);
+      const raw = httpSend(cfg.baseUrl, cfg);
       const policy = { maxWaitMs: cfg.maxWaitMs, pace: localPace({ rate: cfg.rateLimit }) };
-      await preflight(httpSend(cfg.baseUrl, cfg.timeoutMs), policy, cfg.apiKey ?? '', redact(cfg.baseUrl));
+      try {
+        const pre = await preflight(raw, policy, cfg.apiKey ?? '', label);
+        const data = await discover(raw, policy, { ...cfg, baseUrl: cfg.baseUrl, apiKey: cfg.apiKey ?? '' });
+        discovery = { preflight: pre, data };
+      } catch (err) {
+        throw targetProblem(err, label, 'preflight and discovery read it') ?? err;
+      }
     }
     // Read before the run: the baseline may be the very contract-summary.json this run replaces.
     const baseline = cfg.baseline ? readBaseline(cfg.baseline) : undefined;
-    return runPlaywright(cfg, io, baseline);
+    const handover = writeDiscovery(discovery);
+    try {
+      return await runPlaywright(cfg, io, handover, baseline);
+    } finally {
+      handover.remove();
+    }
   },
 };
 
-async function runPlaywright(cfg: ContractConfig, io: Io, baseline?: ContractSummary): Promise<number> {
+async function runPlaywright(
+  cfg: ContractConfig,
+  io: Io,
+  handover: ReturnType<typeof writeDiscovery>,
+  baseline?: ContractSummary,
+): Promise<number> {
   const summaryPath = join(cfg.reportsDir, 'contract-summary.json');
   for (const f of ['contract-summary.json', 'contract-summary.md', 'junit.xml', 'provider-reading.yaml'])
     rmSync(join(cfg.reportsDir, f), { force: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), FORCE_COLOR: '0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), ...handover.env, FORCE_COLOR: '0' };
   delete env.H2H_RUN_FILE;
   const args = [PLAYWRIGHT_CLI, 'test', '-c', PLAYWRIGHT_CONFIG];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -94,6 +120,12 @@ async function runPlaywright(cfg: ContractConfig, io: Io, baseline?: ContractSum
   pipeRedacted(child.stderr, io.err);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   // No summary: Playwright itself failed (a crash, a broken config), a bug of the run, not of the target.
+  // The target stopped the run before its first scenario (the embedded simulator's transport faults): exit 2.
+  const stopped = handover.setupError();
+  if (!existsSync(summaryPath) && stopped) {
+    io.err(`h2h contract: ${stopped}`);
+    return EXIT.USAGE;
+  }
   if (!existsSync(summaryPath)) {
     io.err(`h2h contract: internal error: the suite did not run to the end (playwright exit ${code}); see above`);
     return EXIT.INTERNAL;

@@ -38,6 +38,10 @@ file; paths relative to the file).`,
       io.err(`h2h probe: no target given: probing the embedded simulator at ${sim.url}`);
     }
     for (const t of cfg.targets) {
+      if (t.tls?.insecureSkipVerify)
+        io.err(
+          `h2h probe: WARNING: ${t.name}: insecure_skip_verify: its certificate is not verified; whoever sits between here and it can read the API key. For a test target only; for a private CA give ca_file (--ca-file) instead.`,
+        );
       registerSecret(t.apiKey);
       for (const secret of proxySecrets(t.proxyUrl ?? '')) registerSecret(secret);
     }
@@ -62,7 +66,11 @@ async function once(p: Probe, cfg: ProbeConfig, json: boolean, io: Io): Promise<
     );
     for (const [target, eps] of p.status.byTarget) {
       for (const [endpoint, s] of Object.entries(eps)) {
-        const result = s.skipped ? `skipped (${s.skipped})` : s.success ? 'ok' : `FAIL ${s.reason}: ${s.message ?? ''}`;
+        const result = s.skipped
+          ? `skipped (${s.skipped})`
+          : s.success
+            ? 'ok'
+            : `FAIL ${s.reason}: ${s.message ?? ''}${s.url && !s.message?.includes(s.url) ? ` (called ${s.url})` : ''}`;
         io.out(
           `  ${target.padEnd(12)} ${endpoint.padEnd(18)} ${String(s.durationMs).padStart(8)} ms  HTTP ${String(s.httpStatus).padEnd(3)}  ${result}`,
         );

@@ -1,16 +1,18 @@
 import { join } from 'node:path';
+import { TransportError } from '../client/transport.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
-import { CONTRACT_FILE_EXTRAS, resolveContractConfig } from '../gate/config.js';
+import { CONTRACT_FILE_EXTRAS, insecureWarning, resolveContractConfig } from '../gate/config.js';
 import { fillPlaceholders, loadFailures } from '../gate/failures.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
 import { judgeCase } from '../gate/generators/judge-case.js';
 import { NotSent, replaysAnother } from '../gate/invite-ledger.js';
 import { localPace } from '../gate/pace.js';
+import { targetProblem } from '../gate/preflight.js';
 import { runDeps } from '../gate/run-deps.js';
 import { executeScenario } from '../gate/run-scenario.js';
 import { findingLines } from '../gate/scenario-result.js';
 import { httpSend, MaybeCarriedOut, RateLimited, type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
-import { discover } from '../gate/target.js';
+import { discover, type TargetData } from '../gate/target.js';
 import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import type { Exchange } from '../openapi/types.js';
@@ -36,6 +38,8 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
   fileExtras: CONTRACT_FILE_EXTRAS,
   async run(settings, io) {
     const cfg = resolveContractConfig(settings);
+    const insecure = insecureWarning(cfg, 'replay');
+    if (insecure) io.err(insecure);
     const files = settings.positionals;
     const saved = loadFailures(files, join(cfg.reportsDir, 'failures'));
     const embedded = cfg.baseUrl ? undefined : await startEmbedded({}, cfg.apiKey);
@@ -52,10 +56,15 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
       for (const m of target.msisdns) registerPhone(m);
       for (const k of nearMissKeys(target.apiKey)) registerSecret(k.value);
       const api = loadApiModel();
-      const raw = httpSend(target.baseUrl, cfg.timeoutMs);
+      const raw = httpSend(target.baseUrl, cfg);
       const pace = localPace({ rate: cfg.rateLimit });
       const policy: SendPolicy = { maxWaitMs: cfg.maxWaitMs, pace };
-      const data = await discover(raw, policy, target);
+      let data: TargetData;
+      try {
+        data = await discover(raw, policy, target);
+      } catch (err) {
+        throw targetProblem(err, redact(target.baseUrl), 'replay read its history') ?? err;
+      }
       const newTrxId = trxFactory(newRunId(), 'R', target.trxRule);
       const deps = runDeps(api, target, data, raw, newTrxId, {
         ...cfg,
@@ -131,7 +140,12 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
               trx,
               err instanceof RateLimited && !(err instanceof MaybeCarriedOut) ? 'refused' : 'unknown',
             );
-          throw err;
+          // No answer is the target's doing: this case is not fixed, and the others are still sent.
+          if (!(err instanceof TransportError) && !(err instanceof RateLimited)) throw err;
+          io.out(
+            `NO ANSWER    ${path}: ${c.label}: ${redact(err instanceof TransportError ? `${err.reason}: ${err.message}` : err.message)}`,
+          );
+          continue;
         }
         // Carried out, unless it was refused or answered as an idempotent replay of the first invite of its trx_id.
         const carried = (ex.body as { ok?: unknown } | undefined)?.ok === true && !replaysAnother(api, c.params, ex);

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { answerClauses, judgeAnswer } from '../checks/judge.js';
 import { loadApiModel } from '../openapi/load.js';
 import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '../openapi/types.js';
 import { learnSecrets, redactValue } from '../redact.js';
-import { UsageError } from '../shared/config-file.js';
-import { get } from '../shared/settings.js';
+import { readHead, UsageError } from '../shared/config-file.js';
+import { readJson } from '../shared/json.js';
+import { defaultNumber, get } from '../shared/settings.js';
 import { type Command, EXIT } from './command.js';
 import { formatFindings } from './format.js';
 
@@ -12,22 +12,24 @@ import { formatFindings } from './format.js';
 interface Capture {
   request?: { method?: Method; params?: Params };
   response: { status?: number; body: unknown };
+  /** Why the body was not read (nested too deep). */
+  problem?: string;
 }
 
-function readCapture(path: string): Capture {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
-  }
+/**
+ * A captured file, read up to the cap (a longer one, /dev/zero say, is refused before it fills memory) and by
+ * the one bounded JSON reader: a file nested deeper than the toolkit reads is an answer that breaks ENV-1 (its
+ * `bodyProblem`), not a crash.
+ */
+function readCapture(path: string, cap: number): Capture {
+  const head = readHead(path, cap, 'FILE');
+  if (head.more) throw new UsageError(`${path}: over ${cap} bytes (--body-cap): not a captured answer read whole`);
+  const read = readJson(head.bytes.toString('utf8'));
+  if (read.problem !== undefined && read.kind === 'depth')
+    return { response: { body: undefined }, problem: read.problem };
+  if (read.problem !== undefined)
+    throw new UsageError(`${path} is not valid JSON: ${read.problem.replace(/^not JSON: /, '')}`);
+  const json = read.value;
   const obj = json as Record<string, unknown> | null;
   if (obj && typeof obj === 'object' && !Array.isArray(obj) && 'response' in obj && !('ok' in obj)) {
     const response = obj.response as Record<string, unknown> | null;
@@ -55,7 +57,7 @@ statuses are never drift.`,
     const [endpoint = '', file = ''] = settings.positionals;
     if (!isEndpoint(endpoint)) throw new UsageError(`unknown endpoint '${endpoint}'; one of: ${ENDPOINTS.join(', ')}`);
     const api = loadApiModel();
-    const cap = readCapture(file);
+    const cap = readCapture(file, get.num(settings, 'body-cap') ?? defaultNumber('body-cap', 'validate'));
     // A key in the captured request is hidden wherever the answer or a finding repeats it.
     learnSecrets(cap.request);
     const exchange: Exchange = {
@@ -65,13 +67,14 @@ statuses are never drift.`,
       url: '',
       httpStatus: cap.response.status ?? 200,
       contentType: 'application/json',
-      bodyText: JSON.stringify(cap.response.body) ?? '',
+      bodyText: cap.problem ? '' : (JSON.stringify(cap.response.body) ?? ''),
       body: cap.response.body,
+      ...(cap.problem ? { bodyProblem: cap.problem } : {}),
       durationMs: 0,
     };
     const findings = judgeAnswer(api, exchange);
     const known = get.list(settings, 'known-status');
-    const drift = api.drift(endpoint, cap.response.body, known ? { knownStatuses: known } : {});
+    const drift = cap.problem ? [] : api.drift(endpoint, cap.response.body, known ? { knownStatuses: known } : {});
     const failed = findings.length > 0 || (get.bool(settings, 'strict') === true && drift.length > 0);
     if (get.bool(settings, 'json')) {
       io.out(

@@ -6,9 +6,10 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type tls from 'node:tls';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
+import { readJson } from '../shared/json.js';
 import { ACCEPT_ENCODING, DecodeError, decodeBody } from './codings.js';
 import { type ForwardProxy, proxyFor } from './proxy.js';
-import { reasonOfCode, type TransportReason } from './transport.js';
+import { reasonOfCode, type TransportReason, tlsAdvice } from './transport.js';
 
 export type { TransportReason } from './transport.js';
 
@@ -243,15 +244,11 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
             }
           }
           const bodyText = raw.toString('utf8');
-          let body: unknown;
-          if (!truncated && !undecodable) {
-            try {
-              // A byte-order mark before the JSON (some frameworks write one) is not part of the value.
-              body = JSON.parse(bodyText.replace(/^\uFEFF/, ''));
-            } catch {
-              body = undefined;
-            }
-          }
+          // Read by the one bounded reader: a byte-order mark dropped, a body nested past the depth the toolkit
+          // reads refused before it is parsed (ENV-1 says so), never a crash of whoever judges it.
+          const read = !truncated && !undecodable ? readJson(bodyText) : undefined;
+          const body = read?.value;
+          const bodyProblem = read?.problem !== undefined && read.kind === 'depth' ? read.problem : undefined;
           const exchange: Exchange = {
             endpoint: opts.endpoint,
             method: opts.method,
@@ -264,6 +261,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
             ),
             bodyText,
             body,
+            ...(bodyProblem ? { bodyProblem } : {}),
             durationMs: sumOf(phases()),
           };
           finish(
@@ -354,8 +352,10 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           };
           const expiry = earliestExpiry(t);
           if (expiry !== undefined) tlsInfo.certExpiry = expiry;
-          if (!t.authorized && !opts.tls?.insecureSkipVerify)
-            return fail('tls', `the certificate does not verify: ${tlsInfo.authorizationError ?? 'unknown reason'}`);
+          if (!t.authorized && !opts.tls?.insecureSkipVerify) {
+            const code = tlsInfo.authorizationError ?? 'unknown reason';
+            return fail('tls', `the certificate does not verify: ${code}: ${tlsAdvice(code)}`);
+          }
           const send = request();
           marks.sent = performance.now();
           send(t);

@@ -37,6 +37,20 @@ export function reasonOfCode(
   return 'reset';
 }
 
+/**
+ * What would let a certificate that does not verify be trusted, by its error code: the settings that help (the
+ * gate's and the probe's flags, the probe file's `tls:` keys, Node's NODE_EXTRA_CA_CERTS).
+ */
+export function tlsAdvice(code: string): string {
+  if (/SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_UNTRUSTED/.test(code))
+    return "signed by a CA this machine does not trust: give that CA with --ca-file PEM (tls.ca_file in probe.yaml), or add it to the system's with NODE_EXTRA_CA_CERTS=PEM";
+  if (/ALTNAME|HOSTNAME/.test(code))
+    return 'made out to another name: --server-name NAME (tls.server_name in probe.yaml) names the one it must carry';
+  if (/EXPIRED|NOT_YET_VALID/.test(code))
+    return 'out of its validity dates: the target must renew it (--insecure-skip-verify sends anyway, for a test target only)';
+  return '--ca-file, --server-name, or for a test target only --insecure-skip-verify';
+}
+
 /** No HTTP answer came: thrown by the gate's senders, with its reason in the one vocabulary. */
 export class TransportError extends Error {
   constructor(

@@ -1,7 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import type { JSONSchema } from 'json-schema-to-ts';
+import type { TlsOptions } from '../client/client.js';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
-import { readSecretFile, UsageError } from '../shared/config-file.js';
+import { readableFile, readSecretFile, UsageError } from '../shared/config-file.js';
 import { defaultNumber, get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
 import type { Kind } from './target.js';
 import { DEFAULT_TRX_RULE, type TrxRule } from './trx-ids.js';
@@ -38,6 +39,10 @@ export interface ContractConfig {
   deviations: Deviation[];
   /** Per-request timeout. @defaultValue 10000 */
   timeoutMs: number;
+  /** Bytes of an answer read before it is cut (body_too_large). @defaultValue 33554432 (32 MiB) */
+  bodyCap: number;
+  /** How to trust an HTTPS target (`--ca-file`, `--server-name`, `--insecure-skip-verify`). */
+  tls?: TlsOptions;
   /** Where reports go. @defaultValue 'reports' */
   reportsDir: string;
   /** Run only the scenarios whose requests plain OpenAPI can express (for a validation proxy such as Prism). */
@@ -161,6 +166,14 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
       throw new UsageError(`--${name} applies to the embedded simulator only; it cannot be used with a base URL`);
   if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
     throw new UsageError(`--simulator-prefix must start with /, got '${prefix}'`);
+  const caFile = get.str(r, 'ca-file');
+  const serverName = get.str(r, 'server-name');
+  // Absolute: Playwright runs from the package's folder, not the user's.
+  const tls: TlsOptions = {
+    ...(caFile ? { caFile: readableFile(resolve(caFile), r.sources['ca-file'] ?? '--ca-file') } : {}),
+    ...(serverName ? { serverName } : {}),
+    ...(get.bool(r, 'insecure-skip-verify') ? { insecureSkipVerify: true } : {}),
+  };
   const knownHttp = (get.list(r, 'known-http-status') ?? []).map((v) => {
     const n = Number(v);
     if (!/^\d{3}$/.test(v) || n < 100 || n > 599)
@@ -203,6 +216,8 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     canonicalOnly: get.bool(r, 'canonical-only') ?? false,
     deviations,
     timeoutMs: get.num(r, 'timeout') ?? defaultNumber('timeout'),
+    bodyCap: get.num(r, 'body-cap') ?? defaultNumber('body-cap'),
+    ...(Object.keys(tls).length ? { tls } : {}),
     reportsDir: resolve(get.str(r, 'reports-dir') ?? 'reports'),
     ...(grep !== undefined ? { grep } : {}),
     ...(seed !== undefined ? { seed } : {}),
@@ -223,6 +238,13 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
       ...(legal ? { legal } : {}),
     },
   };
+}
+
+/** The loud line `--insecure-skip-verify` earns, or undefined without it. */
+export function insecureWarning(cfg: Pick<ContractConfig, 'tls'>, command: string): string | undefined {
+  return cfg.tls?.insecureSkipVerify
+    ? `h2h ${command}: WARNING: --insecure-skip-verify: the target's certificate is not verified; whoever sits between here and it can read the API key and every answer. For a test target only; for a private CA give --ca-file instead.`
+    : undefined;
 }
 
 /** The contract's settings from the environment alone (a Playwright process started without h2h contract). */

@@ -2,20 +2,75 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContractConfig } from './config.js';
+import type { Preflight } from './preflight.js';
 import type { TargetData } from './target.js';
 
 /**
  * Every environment variable that carries state between the gate's processes, in one place:
  * - `H2H_CONTRACT_CONFIG`: the resolved config (never the key), from `h2h contract` to Playwright;
  * - `H2H_API_KEY`: the key, the only way it travels;
- * - `H2H_RUN_FILE`: the run file (below), from the global setup to the test files, workers and reporter.
+ * - `H2H_RUN_FILE`: the run file (below), from the global setup to the test files, workers and reporter;
+ * - `H2H_DISCOVERY_FILE`: what `h2h contract` learned of a target before starting Playwright (preflight and
+ *   discovery), so that the global setup does not ask again;
+ * - `H2H_SETUP_ERROR_FILE`: where the global setup writes why the target stopped the run before any scenario,
+ *   for `h2h contract` to exit 2 with it.
  * `npx playwright test` without `h2h contract` resolves the config from the same H2H_* variables as the CLI.
  */
 export const HANDOVER_ENV = {
   config: 'H2H_CONTRACT_CONFIG',
   apiKey: 'H2H_API_KEY',
   runFile: 'H2H_RUN_FILE',
+  discovery: 'H2H_DISCOVERY_FILE',
+  setupError: 'H2H_SETUP_ERROR_FILE',
 } as const;
+
+/** What the target showed before the first scenario: its preflight and the data read from its history. */
+export interface Discovery {
+  preflight: Preflight;
+  data: TargetData;
+}
+
+/**
+ * A private temporary folder for what `h2h contract` hands the global setup: the discovery file (written now) and
+ * the file a setup error goes to; the environment that names them, and their removal.
+ */
+export function writeDiscovery(discovery: Discovery | undefined): {
+  env: Record<string, string>;
+  setupError(): string | undefined;
+  remove(): void;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'h2h-setup-'));
+  const errorFile = join(dir, 'setup-error.txt');
+  const env: Record<string, string> = { [HANDOVER_ENV.setupError]: errorFile };
+  if (discovery) {
+    const file = join(dir, 'discovery.json');
+    writeFileSync(file, JSON.stringify(discovery), { mode: 0o600 });
+    env[HANDOVER_ENV.discovery] = file;
+  }
+  return {
+    env,
+    setupError: () => {
+      try {
+        return readFileSync(errorFile, 'utf8').trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** What `h2h contract` handed over, or undefined (`npx playwright test`, the embedded simulator). */
+export function readDiscovery(env: NodeJS.ProcessEnv = process.env): Discovery | undefined {
+  const path = env[HANDOVER_ENV.discovery];
+  return path ? (JSON.parse(readFileSync(path, 'utf8')) as Discovery) : undefined;
+}
+
+/** Writes why the target stopped the run before its first scenario, where `h2h contract` reads it. */
+export function writeSetupError(message: string, env: NodeJS.ProcessEnv = process.env): void {
+  const path = env[HANDOVER_ENV.setupError];
+  if (path) writeFileSync(path, `${message}\n`, { mode: 0o600 });
+}
 
 /** The config a run works with: the embedded simulator's settings filled in, a base URL and a cap always set. */
 export type EffectiveConfig = Omit<ContractConfig, 'apiKey' | 'baseUrl' | 'maxInvites' | 'seed'> & {

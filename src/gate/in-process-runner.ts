@@ -1,3 +1,4 @@
+import type { TlsOptions } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Finding } from '../openapi/types.js';
 import { defaultNumber } from '../shared/settings.js';
@@ -23,6 +24,9 @@ export interface InProcessOptions {
   rateLimit?: number;
   maxWaitMs?: number;
   timeoutMs?: number;
+  /** @defaultValue the table's (--body-cap) */
+  bodyCap?: number;
+  tls?: TlsOptions;
   deviations?: Deviation[];
   strict?: boolean;
   knownStatuses?: string[];
@@ -55,7 +59,7 @@ export async function runInProcess(
   target: GateTarget & { baseUrl: string },
   opts: InProcessOptions,
 ): Promise<RunResult> {
-  const raw = httpSend(target.baseUrl, opts.timeoutMs);
+  const raw = httpSend(target.baseUrl, opts);
   const pace = localPace({ rate: opts.rateLimit });
   const maxWaitMs = opts.maxWaitMs ?? defaultNumber('max-wait');
   const policy: SendPolicy = { maxWaitMs, pace };

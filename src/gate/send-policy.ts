@@ -1,4 +1,4 @@
-import { callApi } from '../client/client.js';
+import { callApi, type TlsOptions } from '../client/client.js';
 import { isRateLimit, nothingSent, retryAfterMs, TransportError } from '../client/transport.js';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { defaultNumber } from '../shared/settings.js';
@@ -105,10 +105,29 @@ export async function sendUnderPolicy(
   }
 }
 
+/** How the gate's requests go: their deadline, the body cap and, for HTTPS, how to trust the target. */
+export interface HttpOptions {
+  /** @defaultValue the table's (--timeout) */
+  timeoutMs?: number;
+  /** @defaultValue the table's (--body-cap of h2h contract) */
+  bodyCap?: number;
+  tls?: TlsOptions;
+}
+
 /** A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. */
-export function httpSend(baseUrl: string, timeoutMs = defaultNumber('timeout')): RawSend {
+export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
+  const timeoutMs = opts.timeoutMs ?? defaultNumber('timeout');
+  const bodyCap = opts.bodyCap ?? defaultNumber('body-cap');
   return async (endpoint, method, params) => {
-    const r = await callApi({ baseUrl, endpoint, method, params, timeoutMs });
+    const r = await callApi({
+      baseUrl,
+      endpoint,
+      method,
+      params,
+      timeoutMs,
+      bodyCap,
+      ...(opts.tls ? { tls: opts.tls } : {}),
+    });
     if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
     return r.exchange;
   };

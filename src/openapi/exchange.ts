@@ -31,3 +31,14 @@ export function saldoOf(ex: Exchange | undefined): number | undefined {
   const body = ex ? bodyOf(ex) : undefined;
   return body?.ok === true && typeof body.saldo === 'number' ? body.saldo : undefined;
 }
+
+/** The URL an exchange called, without its query string (a GET's holds the key): for messages. */
+export function calledUrl(ex: Pick<Exchange, 'url'>): string {
+  try {
+    const u = new URL(ex.url);
+    u.search = '';
+    return u.toString();
+  } catch {
+    return ex.url.split('?')[0] ?? '';
+  }
+}

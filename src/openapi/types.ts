@@ -68,6 +68,8 @@ export interface Exchange {
   bodyText: string;
   /** The parsed JSON body, or undefined when the body is not JSON. */
   body: unknown;
+  /** Why a body that may be JSON was not read as such: nested deeper than the toolkit reads (src/shared/json.ts). */
+  bodyProblem?: string;
   durationMs: number;
 }
 

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import cron from 'node-cron';
 import type { TlsOptions } from '../client/client.js';
 import { proxyProblem } from '../client/proxy.js';
 import type { Target } from '../client/target.js';
-import { readSecretFile, UsageError } from '../shared/config-file.js';
+import { readableFile, readSecretFile, UsageError } from '../shared/config-file.js';
 import { baseUrl, get, isGiven, type Resolved, readAs } from '../shared/settings.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
@@ -175,7 +174,7 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
     } else if (t.api_key_file) apiKey = readSecretFile(here(t.api_key_file), `targets[${i}] api_key_file`);
     const tls: TlsOptions | undefined = t.tls
       ? {
-          ...(t.tls.ca_file ? { caFile: readable(here(t.tls.ca_file), `${where}: tls.ca_file`) } : {}),
+          ...(t.tls.ca_file ? { caFile: readableFile(here(t.tls.ca_file), `${where}: tls.ca_file`) } : {}),
           ...(t.tls.server_name ? { serverName: t.tls.server_name } : {}),
           ...(t.tls.insecure_skip_verify ? { insecureSkipVerify: true } : {}),
         }
@@ -208,7 +207,7 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
     const caFile = get.str(r, 'ca-file');
     const serverName = get.str(r, 'server-name');
     const tls: TlsOptions = {
-      ...(caFile ? { caFile: readable(caFile, '--ca-file') } : {}),
+      ...(caFile ? { caFile: readableFile(caFile, '--ca-file') } : {}),
       ...(serverName ? { serverName } : {}),
       ...(get.bool(r, 'insecure-skip-verify') ? { insecureSkipVerify: true } : {}),
     };
@@ -240,16 +239,6 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
     logFormat: (get.str(r, 'log-format') as 'text' | 'json' | undefined) ?? PROBE_DEFAULTS.logFormat,
     timeoutOffsetMs: get.num(r, 'timeout-offset') ?? PROBE_DEFAULTS.timeoutOffsetMs,
   };
-}
-
-/** A file that must be readable (a CA bundle): its path, or a UsageError naming it. */
-function readable(path: string, what: string): string {
-  try {
-    accessSync(path, constants.R_OK);
-  } catch {
-    throw new UsageError(`${what} ${path}: no such file or not readable`);
-  }
-  return path;
 }
 
 /** A target made from the defaults (the embedded simulator's). */

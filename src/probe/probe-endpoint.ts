@@ -1,7 +1,7 @@
 import { judgeAnswer } from '../checks/judge.js';
 import { type CallResult, callApi, type Phases, type TlsInfo } from '../client/client.js';
 import { isRateLimit, TRANSPORT_REASONS } from '../client/transport.js';
-import { bodyOf } from '../openapi/exchange.js';
+import { bodyOf, calledUrl } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import {
   type Drift,
@@ -17,7 +17,8 @@ import { answerPoints, type PointValues } from './reading.js';
 /**
  * Why a probe failed: a bounded set, so it can be a metric label. The transport reasons are the client's own
  * (dns, connect, tls, reset, timeout, body_too_large); the rest are about the answer. `rate_limited` (429, or 503
- * with Retry-After) says the target turned the probe away, not that it broke its contract.
+ * with Retry-After) says the target turned the probe away, not that it broke its contract. `internal`: the probe
+ * itself failed on what came back (a bug of the toolkit): still a failed probe, counted, never a blind one.
  */
 export const PROBE_REASONS = [
   ...TRANSPORT_REASONS,
@@ -29,6 +30,7 @@ export const PROBE_REASONS = [
   'schema',
   'refused',
   'clause',
+  'internal',
 ] as const;
 export type ProbeReason = (typeof PROBE_REASONS)[number];
 
@@ -100,11 +102,24 @@ export function classify(
     return fail('rate_limited', `HTTP ${status}${after ? `, Retry-After ${after}` : ''}`);
   }
   if (status >= 300 && status < 400) return fail('http_status', `HTTP ${status} redirect (not followed)`);
+  // saldo-user and history-transaksi look nothing up: a 404 says the endpoint is not there (a wrong base URL), never
+  // that the key was refused.
+  if (status === 404 && endpoint !== 'cek-trx-id')
+    return fail('http_status', `HTTP 404: no endpoint at ${calledUrl(ex)}; check the base URL`);
   if (!JSON_TYPE.test(ex.contentType)) {
     return status >= 400
       ? fail('http_status', `HTTP ${status}, ${ex.contentType || 'no content type'}`)
       : fail('content_type', `content type '${ex.contentType}' is not JSON`);
   }
+  // Nested past what the toolkit reads: the envelope's clause, judged like any answer without it.
+  if (ex.body === undefined && ex.bodyProblem)
+    return {
+      success: false,
+      reason: 'envelope',
+      message: `${ex.bodyProblem} (ENV-1)`,
+      findings: judgeAnswer(api, ex),
+      drift: [],
+    };
   if (ex.body === undefined)
     return status >= 500
       ? fail('http_status', `HTTP ${status}, body not JSON`)
@@ -214,4 +229,26 @@ export async function probeEndpoint(
     if (newest) result.newestTrxId = String(newest.trx_id);
   }
   return result;
+}
+
+/** A probe that failed inside the toolkit: a result all the same (success 0, reason `internal`), never a gap. */
+export function internalFailure(
+  target: string,
+  endpoint: ReadOnlyEndpoint,
+  err: unknown,
+  at = Date.now() / 1000,
+): ProbeResult {
+  return {
+    target,
+    endpoint,
+    at,
+    success: false,
+    reason: 'internal',
+    message: `the probe failed on this answer: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`,
+    httpStatus: 0,
+    phases: { dns: 0, connect: 0, tls: 0, firstByte: 0, body: 0 },
+    totalMs: 0,
+    findings: [],
+    drift: [],
+  };
 }

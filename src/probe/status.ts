@@ -1,4 +1,5 @@
 import type { TlsInfo } from '../client/client.js';
+import { calledUrl } from '../openapi/exchange.js';
 import { READ_ONLY_ENDPOINTS } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
 import type { ProbeTarget } from './config.js';
@@ -11,6 +12,8 @@ export interface StatusEntry {
   reason?: string;
   message?: string;
   httpStatus: number;
+  /** The URL called, without its query string (redacted). */
+  url?: string;
   durationMs: number;
   /** Each phase of the request (dns, connect, tls, first_byte, body), in ms. */
   phasesMs?: Record<string, number>;
@@ -39,6 +42,7 @@ export class StatusStore {
       ...(res.reason ? { reason: res.reason } : {}),
       ...(res.message ? { message: redact(res.message) } : {}),
       httpStatus: res.httpStatus,
+      ...(res.exchange ? { url: redact(calledUrl(res.exchange)) } : {}),
       durationMs: Math.round(res.totalMs * 10) / 10,
       phasesMs: Object.fromEntries(
         Object.entries(PHASES).map(([key, name]) => [

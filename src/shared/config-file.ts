@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JSONSchema } from 'json-schema-to-ts';
@@ -62,9 +62,103 @@ export function readYamlFile(path: string, what: string): unknown {
   }
 }
 
-/** Reads a secret from a file (first line, trimmed); never echoes its content in an error. */
-export function readSecretFile(path: string, what: string): string {
-  const secret = readText(path, what, true).split(/\r?\n/)[0]?.trim() ?? '';
+/** The most a key file is read: its first line, and no more. */
+export const KEY_FILE_CAP = 4096;
+
+/**
+ * At most `cap` bytes of a file, read from its start (a device such as /dev/zero too): the bytes and whether
+ * the file holds more. A file that cannot be read is a UsageError naming it (never its content).
+ */
+export function readHead(path: string, cap: number, what: string): { bytes: Buffer; more: boolean; mode?: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`${what} ${path}: ${code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new UsageError(`${what} ${path}: a folder, not a file`);
+    // A regular file's size says at once whether it is over the cap; a device or a pipe is read to cap + 1.
+    if (st.isFile() && st.size > cap) return { bytes: Buffer.alloc(0), more: true, mode: st.mode };
+    const buf = Buffer.alloc(cap + 1);
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      n += got;
+      if (got === 0 || n === buf.length) break;
+    }
+    return { bytes: buf.subarray(0, Math.min(n, cap)), more: n > cap, ...(st.isFile() ? { mode: st.mode } : {}) };
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`${what} ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const warnedKeyFiles = new Set<string>();
+
+/**
+ * Reads a secret from a file: its first line, trimmed, from at most KEY_FILE_CAP bytes; a longer file is no key
+ * file and is refused at once (a path such as /dev/zero never fills memory). Never echoes its content in an
+ * error. A file that other users can read is taken, with a warning on stderr (once per file).
+ */
+export function readSecretFile(
+  path: string,
+  what: string,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): string {
+  const head = readHead(path, KEY_FILE_CAP, what);
+  const text = head.bytes.toString('utf8');
+  const end = text.search(/\r?\n/);
+  if (head.more && head.mode !== undefined)
+    throw new UsageError(
+      `${what} ${path}: over ${KEY_FILE_CAP} bytes: not a key file (the key alone, on its first line)`,
+    );
+  if (head.more && end < 0)
+    throw new UsageError(
+      `${what} ${path}: more than ${KEY_FILE_CAP} bytes without a line end: not a key file (the key on its first line)`,
+    );
+  const secret = (end < 0 ? text : text.slice(0, end)).trim();
   if (!secret) throw new UsageError(`${what} ${path} is empty`);
+  if (head.mode !== undefined && (head.mode & 0o044) !== 0 && !warnedKeyFiles.has(path)) {
+    warnedKeyFiles.add(path);
+    warn(
+      `h2h: warning: ${what} ${path} can be read by other users (mode ${(head.mode & 0o777).toString(8).padStart(4, '0')}): chmod 600 ${path}`,
+    );
+  }
   return secret;
+}
+
+/** A file that must be readable (a CA bundle): its path, or a UsageError naming it. */
+export function readableFile(path: string, what: string): string {
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    throw new UsageError(`${what} ${path}: no such file or not readable`);
+  }
+  return path;
+}
+
+/**
+ * A folder to write in, made if it is not there: its path, or a UsageError naming it and why it cannot be (a
+ * part of the path that is a regular file, no permission), before anything is sent.
+ */
+export function writableFolder(path: string, what: string): string {
+  try {
+    mkdirSync(path, { recursive: true });
+    accessSync(path, constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    const why: Record<string, string> = {
+      ENOTDIR: 'a part of the path is a file, not a folder',
+      EEXIST: 'it is a file, not a folder',
+      EACCES: 'no permission to write there',
+      EROFS: 'a read-only file system',
+    };
+    throw new UsageError(`${what} ${path}: cannot write reports there (${code}${why[code] ? `: ${why[code]}` : ''})`);
+  }
+  return path;
 }
