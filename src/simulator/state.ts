@@ -484,7 +484,7 @@ export class SimState {
     // Fault `invite-credits-balance`.
     account.saldo += this.faultOn('invite-credits-balance') || credit ? product.price : -product.price;
     // Fault `invite-not-recorded`; fault `name-outside-latin1-unrecorded`.
-    const latin1 = /^[\u0000-\u00ff]*$/.test(String(p.name ?? ''));
+    const latin1 = [...String(p.name ?? '')].every((c) => (c.codePointAt(0) ?? 0) <= 0xff);
     if (!this.faultOn('invite-not-recorded') && !(this.faultOn('name-outside-latin1-unrecorded') && !latin1)) {
       this.record(
         {

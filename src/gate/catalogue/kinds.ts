@@ -36,7 +36,11 @@ async function findEach(
   recs: readonly HistoryRecord[],
 ): Promise<Judgement[]> {
   const read = (q: Params, i: number): Promise<Exchange> =>
-    ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, limit: compareLimit(ctx), ...named(api, q, i) });
+    ctx.send('history-transaksi', method, {
+      api_key: ctx.target.apiKey,
+      limit: compareLimit(ctx),
+      ...named(api, q, i),
+    });
   const sends = recs.flatMap((r, i) =>
     findingQueries(r).map(async (q) => {
       const exchange = await read(q, i);
