@@ -24,12 +24,35 @@ interface Mutant {
 interface Report {
   files: Record<string, { source: string; mutants: Mutant[] }>;
 }
+/**
+ * One classification: the mutants it names (by file, and any of: the code mutated, exactly or by a regular
+ * expression; the replacement, likewise; the mutator; a piece of the source line the mutant starts on), what
+ * they are and why.
+ */
 interface Entry {
   file: string;
-  original: string;
-  replacement: string;
+  original?: string;
+  match?: string;
+  replacement?: string;
+  replacementMatch?: string;
+  mutator?: string;
+  line?: string;
   status: 'legal' | 'equivalent';
   reason: string;
+}
+
+/** Whether an entry names a mutant. */
+function names(e: Entry, file: string, m: Mutant, original: string, line: string): boolean {
+  const replacement = fold(m.replacement ?? '');
+  return (
+    e.file === file &&
+    (e.original === undefined || fold(e.original) === original) &&
+    (e.match === undefined || new RegExp(e.match).test(original)) &&
+    (e.replacement === undefined || fold(e.replacement) === replacement) &&
+    (e.replacementMatch === undefined || new RegExp(e.replacementMatch).test(replacement)) &&
+    (e.mutator === undefined || e.mutator === m.mutatorName) &&
+    (e.line === undefined || line.includes(e.line))
+  );
 }
 
 const REPORT = 'reports/mutation/mutation.json';
@@ -51,8 +74,6 @@ function originalOf(source: string, loc: Location): string {
 }
 
 const fold = (s: string): string => s.replace(/\s+/g, ' ').trim();
-const keyOf = (file: string, original: string, replacement: string): string =>
-  JSON.stringify([file, fold(original), fold(replacement)]);
 
 function main(): number {
   if (!existsSync(REPORT)) {
@@ -61,8 +82,7 @@ function main(): number {
   }
   const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Report;
   const entries = (parse(readFileSync(CLASSIFIED, 'utf8')) as { mutants?: Entry[] } | null)?.mutants ?? [];
-  const classified = new Map(entries.map((e) => [keyOf(e.file, e.original, e.replacement), e]));
-  const used = new Set<string>();
+  const used = new Set<Entry>();
   const kills = new Map<string, string>();
   if (existsSync(KILLS))
     for (const f of readdirSync(KILLS).filter((n) => n.endsWith('.json'))) {
@@ -84,18 +104,18 @@ function main(): number {
         (byClause[clause] ??= []).push(`${where}\n    by: ${scenario}`);
       }
       if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
-      const key = keyOf(file, original, m.replacement ?? '');
-      const entry = classified.get(key);
+      const line = source.split('\n')[m.location.start.line - 1] ?? '';
+      const entry = entries.find((e) => names(e, file, m, original, line));
       if (!entry) {
         unclassified.push(where);
         continue;
       }
-      used.add(key);
+      used.add(entry);
       if (entry.status === 'legal') legal++;
       else equivalent++;
     }
   }
-  const stale = entries.filter((e) => !used.has(keyOf(e.file, e.original, e.replacement)));
+  const stale = entries.filter((e) => !used.has(e));
   const lines = ['# Killed mutants by the clause they fell to (review: does the answer really break it?)', ''];
   for (const [clause, list] of Object.entries(byClause).sort())
     lines.push(`## ${clause} (${list.length})`, '', ...list.map((l) => `- ${l}`), '');
@@ -115,7 +135,8 @@ function main(): number {
       .join(', ')} (listed in reports/mutation/kills.md)`,
   );
   for (const u of unclassified) console.log(`UNCLASSIFIED ${u}`);
-  for (const s of stale) console.log(`STALE ${s.file}: ${s.original} -> ${s.replacement} (no such mutant now)`);
+  for (const s of stale)
+    console.log(`STALE ${s.file}: ${s.original ?? s.match ?? s.line} -> ${s.replacement ?? ''} (names no survivor now)`);
   return unclassified.length || stale.length ? 1 : 0;
 }
 
