@@ -63,7 +63,7 @@ interface Row {
   line: RegExp;
   env?: () => NodeJS.ProcessEnv;
   /** Checked after the run. */
-  then?: () => void;
+  verify?: () => void;
 }
 
 describe('hostile inputs: the documented exit, one line, and a bounded memory', () => {
@@ -198,7 +198,7 @@ describe('hostile inputs: the documented exit, one line, and a bounded memory', 
       ],
       exit: 2,
       line: /^h2h contract: --reports-dir .*a-file\/reports: cannot write reports there \(ENOTDIR: a part of the path is a file, not a folder\)/,
-      then: () => assert.deepEqual(untouched.log, [], 'no request reached the target'),
+      verify: () => assert.deepEqual(untouched.log, [], 'no request reached the target'),
     },
   ];
 
@@ -220,7 +220,7 @@ describe('hostile inputs: the documented exit, one line, and a bounded memory', 
       assert.ok(r.peaks.length > 0, 'the process reported its peak at exit');
       for (const p of r.peaks) assert.ok(p.mb < PEAK_MB, `${p.what} (pid ${p.pid}): peak RSS ${p.mb.toFixed(1)} MB`);
       t.diagnostic(`peak RSS ${r.peaks.map((p) => p.mb.toFixed(1)).join(', ')} MB`);
-      row.then?.();
+      row.verify?.();
     });
 
   it('a key file others can read is taken, with a warning that names it and its mode', async () => {

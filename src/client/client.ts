@@ -68,9 +68,17 @@ export interface CallResult {
   tls?: TlsInfo;
 }
 
+/** A POST body sent as it is, in place of the parameters as JSON (a malformed body, another media type). */
+export interface RawBody {
+  text: string;
+  contentType: string;
+}
+
 export interface CallOptions {
   baseUrl: string;
   endpoint: Endpoint;
+  /** POST only: this body as it is, in place of `params` as JSON (`params` then says what it carries, for reports). */
+  body?: RawBody;
   method: Method;
   params: Params;
   /** Overall deadline for the call, name resolution to the last byte. @defaultValue 10000 */
@@ -143,7 +151,9 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
   const proxy = proxyFor(url, opts.proxy);
   /** Where the TCP connection goes: the proxy, or the target. */
   const hop = proxy ? { host: proxy.host, port: proxy.port } : { host, port };
-  const payload = opts.method === 'POST' ? Buffer.from(JSON.stringify(opts.params)) : undefined;
+  const payload =
+    opts.method !== 'POST' ? undefined : Buffer.from(opts.body ? opts.body.text : JSON.stringify(opts.params));
+  const contentType = opts.body?.contentType ?? 'application/json';
   const t0 = performance.now();
   const marks = { resolved: 0, connecting: 0, connected: 0, secured: 0, sent: 0, firstByte: 0, lastData: 0, end: 0 };
 
@@ -211,7 +221,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
           accept: 'application/json',
           'accept-encoding': ACCEPT_ENCODING,
           connection: 'close',
-          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+          ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
         },
       });
       req.on('error', (err: NodeJS.ErrnoException) => {

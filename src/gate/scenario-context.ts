@@ -128,7 +128,7 @@ export function buildContext(
     opts: SendOptions = {},
     policy = deps.policy,
   ): Promise<Exchange> => {
-    const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, policy, recording.notes);
+    const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, policy, recording.notes, opts.body);
     if (!opts.quiet) recording.exchanges.push(ex);
     if (opts.mustRefuse) recording.mustRefuse.add(ex);
     learn(ex);

@@ -1,4 +1,5 @@
 import type { Evidence } from '../checks/types.js';
+import type { RawBody } from '../client/client.js';
 import { saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
 import type { GeneratedCase } from './generators/cases.js';
@@ -52,6 +53,8 @@ export interface SendOptions {
    * envelope's, never the endpoint's success clauses (an answer without the envelope is ENV-1's breach, not BAL-1's).
    */
   mustRefuse?: boolean;
+  /** POST only: this body as it is, in place of the parameters as JSON (a malformed body, another media type). */
+  body?: RawBody;
 }
 
 /** What a scenario can do while it runs. Every answer it gets is also judged by every clause that applies. */

@@ -1,11 +1,11 @@
-import { callApi, type TlsOptions } from '../client/client.js';
+import { callApi, type RawBody, type TlsOptions } from '../client/client.js';
 import { isRateLimit, nothingSent, retryAfterMs, TransportError } from '../client/transport.js';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { defaultNumber } from '../shared/settings.js';
 import type { Pace } from './pace.js';
 
 /** Sends one request as is; throws TransportError when no HTTP answer came. */
-export type RawSend = (endpoint: Endpoint, method: Method, params: Params) => Promise<Exchange>;
+export type RawSend = (endpoint: Endpoint, method: Method, params: Params, body?: RawBody) => Promise<Exchange>;
 
 /** A rate-limit answer the gate waited out. */
 export interface Wait {
@@ -58,6 +58,7 @@ export async function sendUnderPolicy(
   params: Params,
   policy: SendPolicy,
   notes: TrafficNotes,
+  body?: RawBody,
 ): Promise<Exchange> {
   const sleep = policy.sleep ?? sleepFor;
   const invite = endpoint === 'invite-member';
@@ -68,7 +69,7 @@ export async function sendUnderPolicy(
     const release = await policy.pace?.acquire();
     let ex: Exchange;
     try {
-      ex = await raw(endpoint, method, params);
+      ex = await raw(endpoint, method, params, body);
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       const mayRetry = nothingSent(err.reason) || !invite;
@@ -118,12 +119,13 @@ export interface HttpOptions {
 export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
   const timeoutMs = opts.timeoutMs ?? defaultNumber('timeout');
   const bodyCap = opts.bodyCap ?? defaultNumber('body-cap');
-  return async (endpoint, method, params) => {
+  return async (endpoint, method, params, body) => {
     const r = await callApi({
       baseUrl,
       endpoint,
       method,
       params,
+      ...(body ? { body } : {}),
       timeoutMs,
       bodyCap,
       ...(opts.tls ? { tls: opts.tls } : {}),

@@ -2,6 +2,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import type { Scenario } from '../scenario.js';
 import { authScenarios } from './auth.js';
 import { balanceScenarios } from './balance.js';
+import { bodyScenarios } from './bodies.js';
 import { conflictScenarios } from './conflicts.js';
 import { envelopeScenarios } from './envelope.js';
 import { generatedScenarios } from './generator-scenarios.js';
@@ -17,6 +18,7 @@ export function buildCatalogue(api: ApiModel): Scenario[] {
     ...(['saldo-user', 'history-transaksi', 'cek-trx-id'] as const).flatMap((e) => envelopeScenarios(api, e)),
     ...(['saldo-user', 'history-transaksi', 'cek-trx-id'] as const).flatMap((e) => authScenarios(e)),
     ...balanceScenarios(api),
+    ...bodyScenarios(),
     ...historyScenarios(api),
     ...lookupScenarios(api),
     ...kindScenarios(api),

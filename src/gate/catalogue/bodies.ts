@@ -1,0 +1,55 @@
+import type { RawBody } from '../../client/client.js';
+import type { Endpoint, Exchange } from '../../openapi/types.js';
+import { judge, type Scenario, type ScenarioContext } from '../scenario.js';
+import { AREA_OF } from './common.js';
+
+/**
+ * POST bodies that are no JSON object of parameters: what a client's bug, a proxy or an attacker sends. None
+ * carries a key a provider could read: each must be refused without account data (AUTH-1), and every answer is the
+ * envelope (ENV-1), never an HTML error page.
+ */
+const BODIES: readonly { label: string; body: RawBody }[] = [
+  { label: 'cut-off JSON', body: { text: '{"api_key": "', contentType: 'application/json' } },
+  { label: 'a JSON array', body: { text: '[]', contentType: 'application/json' } },
+  { label: 'a JSON string', body: { text: '"saldo"', contentType: 'application/json' } },
+  { label: 'a JSON number', body: { text: '42', contentType: 'application/json' } },
+  { label: 'an empty body', body: { text: '', contentType: 'application/json' } },
+  { label: 'text that is not JSON', body: { text: 'api key please', contentType: 'application/json' } },
+  { label: 'XML', body: { text: '<request><api_key/></request>', contentType: 'application/xml' } },
+  {
+    label: 'a JSON object nested 64 deep',
+    body: { text: `${'{"a":'.repeat(64)}1${'}'.repeat(64)}`, contentType: 'application/json' },
+  },
+  { label: 'plain text', body: { text: 'hello', contentType: 'text/plain' } },
+];
+
+/** One body of BODIES to an endpoint: an invite through the ledger (it can carry nothing out), else a read. */
+function sendBody(ctx: ScenarioContext, endpoint: Endpoint, body: RawBody): Promise<Exchange> {
+  const opts = { body, mustRefuse: true };
+  return endpoint === 'invite-member'
+    ? ctx.invite('POST', {}, { expect: 'refusal', clause: 'AUTH-1' }, opts)
+    : ctx.send(endpoint, 'POST', {}, opts);
+}
+
+/** ENV-1 and AUTH-1 on every endpoint's answers to POST bodies that are no JSON object of parameters. */
+export function bodyScenarios(): Scenario[] {
+  return (['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const).map((endpoint) => ({
+    title: `ENV-1 AUTH-1 ${endpoint} POST: bodies that are no JSON object of parameters get the envelope`,
+    clauses: ['ENV-1', 'AUTH-1'],
+    area: endpoint === 'invite-member' ? 'invite' : endpoint === 'saldo-user' ? 'envelope' : AREA_OF[endpoint],
+    endpoint,
+    methods: ['POST'],
+    aliases: [],
+    plainOpenApi: false,
+    ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+    requests: BODIES.length,
+    async run(ctx) {
+      const judged = [];
+      for (const { body } of BODIES) {
+        const exchange = await sendBody(ctx, endpoint, body);
+        judged.push(judge('ENV-1', { exchange }), judge('AUTH-1', { exchange }));
+      }
+      return judged;
+    },
+  }));
+}
