@@ -207,6 +207,8 @@ export function redactValue<T>(value: T): T {
     if (key !== undefined && phone.has(key) && (typeof v === 'string' || typeof v === 'number'))
       return maskPhone(String(v));
     if (typeof v === 'string') return redact(v);
+    // A key of digits sent as a JSON number, under any name.
+    if (typeof v === 'number' && secrets.has(String(v))) return MASK;
     if (Array.isArray(v)) return v.map((x) => walk(x));
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
     return v;

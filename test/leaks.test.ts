@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { nearMissKeys } from '../src/gate/generators/cases.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { contractConfigOf, everyByteWritten, runCli, startCli } from './helpers.ts';
 import { startTinyproxy } from './proxy-server.ts';
@@ -159,20 +160,35 @@ async function everyOutput(
   }
   keep('probe', { stdout: probe.stdout(), stderr: probe.stderr() });
 
-  // h2h mock: its console and its request log, after requests that carry the key.
-  const mock = await startCli(['mock', '--api-key', KEY], undefined, env);
-  try {
-    await fetch(`${mock.url}/api/saldo-user?api_key=${KEY}`);
-    await fetch(`${mock.url}/api/history-transaksi`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: KEY, limit: 2 }),
-    });
-    out.push({ what: 'mock /__sim/log', bytes: await (await fetch(`${mock.url}/__sim/log`)).text() });
-  } finally {
-    await mock.stop();
+  // h2h mock: its console and its request log, after requests that carry the key it was given under every
+  // parameter name of every endpoint (a key sent as `code` or `limit` by mistake is still the key), by GET and
+  // POST, as text and, the numeric key, as a JSON number.
+  for (const [key, values] of [
+    [KEY, [KEY]],
+    [NUM_KEY, [NUM_KEY, Number(NUM_KEY)]],
+  ] as const) {
+    const mock = await startCli(['mock', '--api-key', key], undefined, env);
+    try {
+      await fetch(`${mock.url}/api/saldo-user?api_key=${key}`);
+      for (const [endpoint, op] of loadApiModel().operations)
+        for (const name of op.params.flatMap((p) => [p.name, ...p.aliases])) {
+          await fetch(`${mock.url}/api/${endpoint}?${new URLSearchParams({ [name]: key })}`);
+          for (const value of values)
+            await fetch(`${mock.url}/api/${endpoint}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ api_key: key, [name]: value }),
+            });
+        }
+      out.push({
+        what: `mock ${key.slice(0, 4)} /__sim/log`,
+        bytes: await (await fetch(`${mock.url}/__sim/log`)).text(),
+      });
+    } finally {
+      await mock.stop();
+    }
+    keep(`mock ${key.slice(0, 4)}`, { stdout: mock.stdout(), stderr: mock.stderr() });
   }
-  keep('mock', { stdout: mock.stdout(), stderr: mock.stderr() });
   return out;
 }
 

@@ -1,10 +1,11 @@
+import { Mutex } from 'async-mutex';
 import type { ApiModel } from '../openapi/load.js';
 import type { ReadOnlyEndpoint } from '../openapi/types.js';
 import { NO_SCHEDULE, type ProbeConfig, type ProbeTarget } from './config.js';
 import type { ExporterProbe } from './exporter.js';
 import { type LogLine, makeLogger } from './log.js';
 import { ProbeMetrics } from './metrics.js';
-import { type ProbeResult, probeEndpoint } from './probe-endpoint.js';
+import { internalFailure, type ProbeResult, probeEndpoint } from './probe-endpoint.js';
 import { type PointValues, ReadingWindow, roundPoints } from './reading.js';
 import { Schedule } from './schedule.js';
 import { StatusStore } from './status.js';
@@ -45,6 +46,10 @@ export class Probe implements ExporterProbe {
   private readonly reading = new ReadingWindow();
   private readonly schedule: Schedule;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** One round per target at a time, whoever asks (the schedule, /probe, --once): the provider never sees two. */
+  private readonly turns = new Map<string, Mutex>();
+  /** /probe rounds under way, by target and endpoint: a scrape that asks the same shares it. */
+  private readonly shared = new Map<string, Promise<ProbeResult[]>>();
   private readonly newest = new Map<string, string>();
   /** Rounds completed (one round: every probe of one target once). */
   rounds = 0;
@@ -55,7 +60,9 @@ export class Probe implements ExporterProbe {
     private readonly log: LogLine = makeLogger(cfg.logFormat),
   ) {
     this.metrics = new ProbeMetrics(this.scheduled());
-    this.schedule = new Schedule(this.metrics, this.log, (t) => this.track(this.round(t)));
+    this.schedule = new Schedule(this.metrics, this.log, (t) =>
+      this.track(this.exclusive(t.name, () => this.round(t))),
+    );
   }
 
   /** The targets on a schedule of their own; the others are probed only when scraped at /probe. */
@@ -86,14 +93,33 @@ export class Probe implements ExporterProbe {
   roundNow(name: string, endpoint: ReadOnlyEndpoint | undefined, deadlineMs: number): Promise<ProbeResult[]> {
     const t = this.cfg.targets.find((x) => x.name === name);
     if (!t) return Promise.reject(new Error(`no target named '${name}'`));
-    return this.track(
-      this.round(t, {
-        lookupAfterHistory: true,
-        timeoutMs: deadlineMs,
-        sink: 'status',
-        ...(endpoint ? { only: endpoint } : {}),
-      }),
-    );
+    // However many scrapers ask at once, the provider sees one round: the same question shares the round in
+    // flight, another waits for its turn.
+    const key = `${name}\u0000${endpoint ?? ''}`;
+    const under = this.shared.get(key);
+    if (under) return under;
+    const round = this.track(
+      this.exclusive(name, () =>
+        this.round(t, {
+          lookupAfterHistory: true,
+          timeoutMs: deadlineMs,
+          sink: 'status',
+          ...(endpoint ? { only: endpoint } : {}),
+        }),
+      ),
+    ).finally(() => this.shared.delete(key));
+    this.shared.set(key, round);
+    return round;
+  }
+
+  /** Runs `fn` when no other round of the target is under way. */
+  private exclusive<T>(target: string, fn: () => Promise<T>): Promise<T> {
+    let turn = this.turns.get(target);
+    if (!turn) {
+      turn = new Mutex();
+      this.turns.set(target, turn);
+    }
+    return turn.runExclusive(fn);
   }
 
   /**
@@ -102,7 +128,11 @@ export class Probe implements ExporterProbe {
    */
   async roundAll(): Promise<ProbeResult[]> {
     return (
-      await Promise.all(this.cfg.targets.map((t) => this.track(this.round(t, { lookupAfterHistory: true }))))
+      await Promise.all(
+        this.cfg.targets.map((t) =>
+          this.track(this.exclusive(t.name, () => this.round(t, { lookupAfterHistory: true }))),
+        ),
+      )
     ).flat();
   }
 
@@ -149,13 +179,21 @@ export class Probe implements ExporterProbe {
       if (known) probes.push(this.one(t, 'cek-trx-id', { ...opts, trxId: known }, sink));
       else this.skipLookup(t, sink);
     }
-    const results = (await Promise.all(probes)).filter((r): r is ProbeResult => r !== undefined);
-    if (sink !== 'none') {
-      const shown = this.reading.observe(t.name, roundPoints(results.map((r) => r.reading)));
-      if (sink === 'metrics') this.metrics.recordReading(t.name, shown);
+    try {
+      const results = (await Promise.all(probes)).filter((r): r is ProbeResult => r !== undefined);
+      if (sink !== 'none') {
+        try {
+          const shown = this.reading.observe(t.name, roundPoints(results.map((r) => r.reading)));
+          if (sink === 'metrics') this.metrics.recordReading(t.name, shown);
+        } catch (err) {
+          this.log({ level: 'error', msg: 'reading the round failed', target: t.name, detail: (err as Error).message });
+        }
+      }
+      return results;
+    } finally {
+      // Whatever happened inside it, a round is counted: /status and /healthz never stand still.
+      this.rounds++;
     }
-    this.rounds++;
-    return results;
   }
 
   private skipLookup(
@@ -169,7 +207,13 @@ export class Probe implements ExporterProbe {
   }
 
   private async one(t: ProbeTarget, endpoint: ReadOnlyEndpoint, opts: ProbeOpts, sink: Sink): Promise<ProbeResult> {
-    const res = await probeEndpoint(this.api, t, endpoint, opts);
+    let res: ProbeResult;
+    try {
+      res = await probeEndpoint(this.api, t, endpoint, opts);
+    } catch (err) {
+      // Never a gap in the metrics: success 0 with its reason, counted in runs and failures, shown in /status.
+      res = internalFailure(t.name, endpoint, err);
+    }
     if (sink === 'none') return res;
     if (sink === 'metrics') this.metrics.record(res);
     this.status.record(t.name, res);

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { type ApiModel, loadApiModel } from '../openapi/load.js';
 import { isEndpoint } from '../openapi/types.js';
-import { redactValue } from '../redact.js';
+import { redactValue, registerSecret } from '../redact.js';
 import { listen } from '../shared/listen.js';
 import { TokenBucket } from '../shared/token-bucket.js';
 import { ADMIN, adminAnswer } from './admin.js';
@@ -67,6 +67,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const fixture = opts.fixture ?? loadFixture();
   const reading = opts.reading ?? REFERENCE;
   const state = new SimState(api, fixture, opts.apiKey, reading);
+  // Every key the simulator accepts is hidden in its request log under whatever parameter name it came (the one
+  // redaction: a key sent as `code`, `month` or `limit` is still the key).
+  registerSecret(opts.apiKey);
+  for (const a of fixture.accounts) registerSecret(a.api_key);
   state.fault = opts.fault ?? null;
   prepareTransportFault(state.fault);
   const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
