@@ -89,6 +89,10 @@ function main(): number {
       const k = JSON.parse(readFileSync(join(KILLS, f), 'utf8')) as { mutant: string; clause: string; scenario?: string };
       kills.set(k.mutant, `${k.clause}\t${k.scenario ?? ''}`);
     }
+  // Survivors whose code the reference run never reached (scripts/mutant-gate.ts): classified like the others, and
+  // marked, since the gate sending no input that reaches a line is a gap of its own.
+  const unreached = new Set(existsSync(join(KILLS, 'unreached')) ? readdirSync(join(KILLS, 'unreached')) : []);
+  let notReached = 0;
   const counts: Record<string, number> = {};
   const byClause: Record<string, string[]> = {};
   const unclassified: string[] = [];
@@ -98,12 +102,14 @@ function main(): number {
     for (const m of mutants) {
       counts[m.status] = (counts[m.status] ?? 0) + 1;
       const original = originalOf(source, m.location);
-      const where = `${file}:${m.location.start.line} ${m.mutatorName}: ${original.slice(0, 80)} -> ${fold(m.replacement ?? '').slice(0, 80)}`;
+      const mark = unreached.has(m.id) ? ' [not reached]' : '';
+      const where = `${file}:${m.location.start.line}${mark} ${m.mutatorName}: ${original.slice(0, 80)} -> ${fold(m.replacement ?? '').slice(0, 80)}`;
       if (m.status === 'Killed') {
         const [clause = '(no record)', scenario = ''] = (kills.get(m.id) ?? '').split('\t');
         (byClause[clause] ??= []).push(`${where}\n    by: ${scenario}`);
       }
       if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      if (mark) notReached++;
       const line = source.split('\n')[m.location.start.line - 1] ?? '';
       const entry = entries.find((e) => names(e, file, m, original, line));
       if (!entry) {
@@ -124,7 +130,7 @@ function main(): number {
   console.log(
     `mutation: ${total} mutants; killed ${counts.Killed ?? 0}, timed out ${counts.Timeout ?? 0}, survived ${
       (counts.Survived ?? 0) + (counts.NoCoverage ?? 0)
-    } (legal ${legal}, equivalent ${equivalent}, unclassified ${unclassified.length}); other ${
+    } (legal ${legal}, equivalent ${equivalent}, unclassified ${unclassified.length}; not reached by the run ${notReached}); other ${
       total - (counts.Killed ?? 0) - (counts.Timeout ?? 0) - (counts.Survived ?? 0) - (counts.NoCoverage ?? 0)
     }`,
   );
