@@ -249,16 +249,5 @@ export function readingYaml(
   return `${lines.join('\n')}\n${Object.keys(rest).length ? stringify(rest, { lineWidth: 0 }) : ''}`;
 }
 
-/** What changed between two learned readings: `max-limit 50 -> 25`, `lag: not learned -> 200ms`. */
-export function readingChanges(before: readonly LearnedPoint[], after: readonly LearnedPoint[]): string[] {
-  const out: string[] = [];
-  for (const a of after) {
-    const b = before.find((x) => x.knob === a.knob);
-    if (!b || b.value === a.value) continue;
-    out.push(`${a.knob} ${b.value ?? '(not learned)'} -> ${a.value ?? '(not learned)'}`);
-  }
-  return out;
-}
-
 /** What the knob is about, for a table. */
 export const aboutKnob = (k: Knob): string => KNOBS[k].about;
