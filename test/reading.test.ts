@@ -22,7 +22,7 @@ const learned = (s: ContractSummary): Record<string, string> =>
 /** The learned reading as a file `h2h mock --legal-profile` reads, and that file read back. */
 function writeAndRead(points: readonly LearnedPoint[], name: string): Reading {
   const file = join(tmp, `${name}.yaml`);
-  writeFileSync(file, readingYaml(points, 'a test'));
+  writeFileSync(file, readingYaml(points, {}, { from: 'a test', at: '2026-01-01T00:00:00Z' }));
   return readingFromFile(file);
 }
 

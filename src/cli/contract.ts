@@ -10,6 +10,7 @@ import { configEnv, type Discovery, writeDiscovery } from '../gate/handover.js';
 import { localPace } from '../gate/pace.js';
 import { planRun } from '../gate/plan.js';
 import { preflight, targetProblem } from '../gate/preflight.js';
+import { changedAtLeast, changeLine } from '../gate/reading-changes.js';
 import { httpSend } from '../gate/send-policy.js';
 import { type ContractSummary, exitCodeOf, summaryMarkdown } from '../gate/summary.js';
 import { discover } from '../gate/target.js';
@@ -142,9 +143,12 @@ async function runPlaywright(
     `reports: ${join(cfg.reportsDir, 'html', 'index.html')}, ${join(cfg.reportsDir, 'junit.xml')}, ${summaryPath}`,
   );
   const exit = exitCodeOf(summary.result, cfg.allowInconclusive);
-  // A changed reading is a fact about the provider; --fail-on-change makes it fail a run that otherwise passes.
-  if (exit === 0 && cfg.failOnChange && summary.sinceBaseline?.reading.length) {
-    io.err(`h2h contract: the provider reading changed since ${cfg.baseline} (--fail-on-change)`);
+  // A changed reading is a fact about the provider; --fail-on-change GRADE makes a change of that grade or worse
+  // fail a run that otherwise passes. A point not seen this time is never a change.
+  if (exit === 0 && cfg.failOnChange && changedAtLeast(summary.sinceBaseline?.reading ?? [], cfg.failOnChange)) {
+    io.err(
+      `h2h contract: the provider reading changed since ${cfg.baseline} (--fail-on-change ${cfg.failOnChange}): ${(summary.sinceBaseline?.reading ?? []).map(changeLine).join('; ')}`,
+    );
     return 1;
   }
   return exit;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Drift } from '../openapi/types.js';
 import { UsageError } from '../shared/config-file.js';
-import { type LearnedPoint, readingChanges } from './reading.js';
+import { changeLine, compareReadings, type ReadingChange } from './reading-changes.js';
 import type { ContractSummary } from './summary.js';
 
 /** What changed since a baseline run: clauses, drift, and the provider's reading. */
@@ -12,8 +12,10 @@ export interface BaselineChanges {
   newlyHolding: string[];
   driftNew: string[];
   driftGone: string[];
-  /** `max-limit 50 -> 25`: facts about the provider, never violations. */
-  reading: string[];
+  /** Every learned value that changed, graded (`max-limit 50 -> 25`): facts about the provider, never violations. */
+  reading: ReadingChange[];
+  /** Points learned in one run and not in the other: never a change. */
+  notSeen: string[];
 }
 
 /** A baseline: an earlier contract-summary.json. A file that is not one is a usage error (exit 2). */
@@ -27,7 +29,11 @@ export function readBaseline(file: string): ContractSummary {
   const s = raw as Partial<ContractSummary>;
   if (!s || typeof s !== 'object' || !Array.isArray(s.clauses) || !Array.isArray(s.drift))
     throw new UsageError(`--baseline ${file}: not a contract-summary.json (no clauses and drift)`);
-  return { ...s, reading: Array.isArray(s.reading) ? s.reading : [] } as ContractSummary;
+  return {
+    ...s,
+    reading: Array.isArray(s.reading) ? s.reading : [],
+    vocabulary: s.vocabulary && typeof s.vocabulary === 'object' ? s.vocabulary : {},
+  } as ContractSummary;
 }
 
 const driftKey = (d: Drift): string =>
@@ -51,7 +57,7 @@ export function compareToBaseline(file: string, before: ContractSummary, now: Co
     newlyHolding,
     driftNew: [...b].filter((k) => !a.has(k)),
     driftGone: [...a].filter((k) => !b.has(k)),
-    reading: readingChanges(before.reading as LearnedPoint[], now.reading),
+    ...(({ changes, notSeen }) => ({ reading: changes, notSeen }))(compareReadings(before, now)),
   };
 }
 
@@ -62,7 +68,14 @@ export const changedSince = (c: BaselineChanges): boolean =>
 /** The "Since the baseline" section of contract-summary.md. */
 export function baselineLines(c: BaselineChanges): string[] {
   const lines = [`## Since the baseline (${c.file})`, ''];
-  if (!changedSince(c)) return [...lines, 'Nothing changed: the same clauses hold, the same drift, the same reading.'];
+  const notSeen = (c.notSeen ?? []).length
+    ? [
+        '',
+        `Learned in one run only (never a change): ${(c.notSeen ?? []).slice(0, 20).join('; ')}${(c.notSeen ?? []).length > 20 ? `; and ${(c.notSeen ?? []).length - 20} more` : ''}.`,
+      ]
+    : [];
+  if (!changedSince(c))
+    return [...lines, 'Nothing changed: the same clauses hold, the same drift, the same reading.', ...notSeen];
   const list = (title: string, items: string[]): void => {
     if (items.length) lines.push(`- ${title}: ${items.join('; ')}`);
   };
@@ -70,6 +83,9 @@ export function baselineLines(c: BaselineChanges): string[] {
   list('newly holding', c.newlyHolding);
   list('drift first seen', c.driftNew);
   list('drift gone', c.driftGone);
-  list('the provider’s reading changed (a fact, not a violation)', c.reading);
-  return lines;
+  if (c.reading.length) {
+    lines.push('- the provider’s reading changed (a fact, not a violation), graded by what it does to a client:');
+    for (const change of c.reading) lines.push(`  - ${changeLine(change)}`);
+  }
+  return [...lines, ...notSeen];
 }

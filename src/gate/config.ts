@@ -4,6 +4,7 @@ import type { TlsOptions } from '../client/client.js';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { readableFile, readSecretFile, UsageError } from '../shared/config-file.js';
 import { defaultNumber, get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
+import type { Grade } from './reading-changes.js';
 import type { Kind } from './target.js';
 import { DEFAULT_TRX_RULE, type TrxRule } from './trx-ids.js';
 import { concurrencyOf } from './workers.js';
@@ -65,8 +66,8 @@ export interface ContractConfig {
   allowInconclusive: boolean;
   /** An earlier contract-summary.json to compare with (`--baseline`). */
   baseline?: string;
-  /** A changed provider reading exits 1 (`--fail-on-change`). */
-  failOnChange: boolean;
+  /** A change of the provider reading of this grade or worse exits 1 (`--fail-on-change GRADE`). */
+  failOnChange?: Grade;
   /** Status words the provider is known to use: then any other refusal status is drift. */
   knownStatuses?: string[];
   /** HTTP statuses the provider is known to give refusals: then any other is drift. */
@@ -194,7 +195,8 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
   const grep = get.str(r, 'grep');
   const baselineFile = get.str(r, 'baseline');
   const baseline = baselineFile === undefined ? undefined : resolve(baselineFile);
-  if (get.bool(r, 'fail-on-change') && !baseline)
+  const failOnChange = get.str(r, 'fail-on-change') as Grade | undefined;
+  if (failOnChange && !baseline)
     throw new UsageError('--fail-on-change compares with a baseline: give --baseline FILE');
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
@@ -212,7 +214,7 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     strict: get.bool(r, 'strict') ?? false,
     allowInconclusive: get.bool(r, 'allow-inconclusive') ?? false,
     ...(baseline ? { baseline } : {}),
-    failOnChange: get.bool(r, 'fail-on-change') ?? false,
+    ...(failOnChange ? { failOnChange } : {}),
     canonicalOnly: get.bool(r, 'canonical-only') ?? false,
     deviations,
     timeoutMs: get.num(r, 'timeout') ?? defaultNumber('timeout'),

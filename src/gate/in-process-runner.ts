@@ -1,6 +1,6 @@
 import type { TlsOptions } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
-import type { ClauseId, Drift, Finding } from '../openapi/types.js';
+import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
 import { defaultNumber } from '../shared/settings.js';
 import { buildCatalogue } from './catalogue/index.js';
 import type { Deviation } from './config.js';
@@ -10,7 +10,7 @@ import { runDeps } from './run-deps.js';
 import { executeScenario } from './run-scenario.js';
 import type { Scenario } from './scenario.js';
 import { type ScenarioResult, skippedResult } from './scenario-result.js';
-import { httpSend, type SendPolicy } from './send-policy.js';
+import { httpSend, type RawSend, type SendPolicy } from './send-policy.js';
 import { discover, type GateTarget } from './target.js';
 import { newRunId, newSeed, trxFactory } from './trx-ids.js';
 
@@ -38,6 +38,11 @@ export interface InProcessOptions {
   failuresDir?: string;
   /** Stop after the first scenario with a finding (the simulator's mutation testing needs no more). */
   stopAtFinding?: boolean;
+  /**
+   * Every answer the run gets, with the order its request went out in and when (ms since the run began): the
+   * fidelity measurement replays them against a mock (bench/fidelity.ts).
+   */
+  record?: (ex: Exchange, sent: { seq: number; atMs: number }) => void;
 }
 
 export interface RunResult {
@@ -59,7 +64,18 @@ export async function runInProcess(
   target: GateTarget & { baseUrl: string },
   opts: InProcessOptions,
 ): Promise<RunResult> {
-  const raw = httpSend(target.baseUrl, opts);
+  const sent = httpSend(target.baseUrl, opts);
+  const { record } = opts;
+  const began = performance.now();
+  let seq = 0;
+  const raw: RawSend = record
+    ? async (endpoint, method, params, body) => {
+        const at = { seq: seq++, atMs: performance.now() - began };
+        const ex = await sent(endpoint, method, params, body);
+        record(ex, at);
+        return ex;
+      }
+    : sent;
   const pace = localPace({ rate: opts.rateLimit });
   const maxWaitMs = opts.maxWaitMs ?? defaultNumber('max-wait');
   const policy: SendPolicy = { maxWaitMs, pace };

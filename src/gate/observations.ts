@@ -33,5 +33,9 @@ export interface ReadingFact {
   point: 'reading';
   knob: string;
   value: string;
+  /** How many times it was seen (answers, records or numbers); 1 when absent. */
+  count?: number;
+  /** What else the first answer that showed it said (a message, example values). */
+  detail?: Record<string, unknown>;
   evidence?: ShownExchange;
 }

@@ -34,7 +34,10 @@ export class LearnedRate {
   private rate: number | undefined;
   /** The rate the provider limited the paced run at: the top the run rises back to. */
   private seen: number | undefined;
-  /** The provider's rate as measured: what got through in the 2 s before each paced limit, at most `seen`. */
+  /**
+   * The provider's rate as measured: what got through in the 2 s before a paced limit (at most the pace then), the
+   * most of any limit. A limit after a slower stretch is a burst's (a loaded runner sends unevenly), not the rate's.
+   */
   private measured: number | undefined;
   private lastCut = Number.NEGATIVE_INFINITY;
   private lastChange = Number.NEGATIVE_INFINITY;
@@ -74,7 +77,7 @@ export class LearnedRate {
       return;
     }
     this.seen = this.rate;
-    this.measured = Math.min(this.measured ?? Number.POSITIVE_INFINITY, this.rate, within(2000) / 2);
+    this.measured = Math.max(this.measured ?? 0, Math.min(this.rate, within(2000) / 2));
     this.set(Math.max(0.5, this.rate * 0.9), t);
   }
 

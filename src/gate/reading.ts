@@ -1,8 +1,13 @@
+import { stringify } from 'yaml';
 import type { ApiModel } from '../openapi/load.js';
 import { KNOB_NAMES, KNOBS, type Knob } from '../openapi/open-points.js';
 import { readingFacts } from '../openapi/reading-facts.js';
+import { READING_FILE_VERSION, type Vocabulary } from '../openapi/reading-file.js';
 import type { Exchange } from '../openapi/types.js';
+import { redactValue } from '../redact.js';
+import { evidenceOf } from './learn-vocabulary.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
+import { type FaultContext, vocabularyFacts } from './vocabulary.js';
 
 /**
  * The provider's reading, learned: for every open point of the API (a knob of src/simulator/legal.ts), what the
@@ -35,16 +40,24 @@ const DESCRIBED: Partial<Record<Knob, string>> = {
 export function scenarioFacts(
   api: ApiModel,
   exchanges: readonly Exchange[],
-  apiKey: string,
+  ctx: FaultContext,
   extraFields: (ex: Exchange) => boolean,
   show: (ex: Exchange) => ShownExchange,
 ): ReadingFact[] {
   const out = new Map<string, ReadingFact>();
-  for (const ex of exchanges)
-    for (const f of readingFacts(api, ex, apiKey, extraFields(ex))) {
+  for (const ex of exchanges) {
+    for (const f of readingFacts(api, ex, ctx.apiKey, extraFields(ex))) {
       const key = `${f.knob}=${f.value}`;
       if (!out.has(key)) out.set(key, { point: 'reading', ...f, evidence: show(ex) });
     }
+    // The vocabulary's facts add up: answers, records and numbers seen, each value with its first evidence.
+    for (const f of vocabularyFacts(api, ex, ctx)) {
+      const key = `${f.knob}=${f.value}`;
+      const seen = out.get(key);
+      if (seen) seen.count = (seen.count ?? 1) + (f.count ?? 1);
+      else out.set(key, { ...f, ...(f.detail ? { detail: redactValue(f.detail) } : {}), evidence: show(ex) });
+    }
+  }
   return [...out.values()];
 }
 
@@ -197,7 +210,8 @@ const NOT_SEEN: Partial<Record<Knob, string>> = {
   'manager-form': 'no history record came',
   'member-form': 'no history record came',
   saldo: 'no balance came',
-  repeat: 'no used trx_id was sent again (the account has no history, or --grep)',
+  repeat:
+    'no used trx_id was refused for that alone: a read-only run repeats one only with a product that cannot exist, which a provider may refuse first (--allow-writes repeats one with the product)',
   conflict: 'no request with two names of one parameter was answered',
   'q-case': 'no record with letters in its trx_id to search in another case',
   'default-limit': 'not asked (--grep)',
@@ -207,29 +221,32 @@ const NOT_SEEN: Partial<Record<Knob, string>> = {
     'another client’s work shows only as records the run did not make, which no run can tell from its own account’s past',
 };
 
-/** The learned reading as the YAML `h2h mock --legal-profile` reads: what was not learned is a comment. */
-export function readingYaml(points: readonly LearnedPoint[], target: string): string {
+/**
+ * The learned reading as the file `h2h mock --legal-profile` reads (docs/gate.md, "The reading file"): its
+ * version, where it was learned, the knobs (what was not learned is a comment, with the reason), each knob's
+ * evidence, then the provider's vocabulary.
+ */
+export function readingYaml(
+  points: readonly LearnedPoint[],
+  vocabulary: Vocabulary,
+  learned: { from: string; at: string; run?: string },
+): string {
   const lines = [
-    `# The provider's reading, learned by h2h contract from ${target}.`,
-    '# Serve it: h2h mock --legal-profile provider-reading.yaml (knobs: docs/simulator.md).',
+    `# The provider's reading, learned by h2h contract from ${learned.from}.`,
+    '# Serve it: h2h mock --legal-profile provider-reading.yaml. Its schema: docs/gate.md (the reading file).',
     '# A knob not learned is a comment: the simulator plays the reference value there.',
+    `version: ${READING_FILE_VERSION}`,
+    stringify({ learned }, { lineWidth: 0 }).trimEnd(),
   ];
   for (const p of points) {
     const note = p.note ? `  # ${p.note}` : '';
     lines.push(p.value === undefined ? `# ${p.knob}: not learned: ${p.note ?? ''}` : `${p.knob}: "${p.value}"${note}`);
   }
-  return `${lines.join('\n')}\n`;
-}
-
-/** What changed between two learned readings: `max-limit 50 -> 25`, `lag: not learned -> 200ms`. */
-export function readingChanges(before: readonly LearnedPoint[], after: readonly LearnedPoint[]): string[] {
-  const out: string[] = [];
-  for (const a of after) {
-    const b = before.find((x) => x.knob === a.knob);
-    if (!b || b.value === a.value) continue;
-    out.push(`${a.knob} ${b.value ?? '(not learned)'} -> ${a.value ?? '(not learned)'}`);
-  }
-  return out;
+  const evidence = Object.fromEntries(
+    points.filter((p) => p.value !== undefined && p.evidence).map((p) => [p.knob, evidenceOf(p.evidence)]),
+  );
+  const rest = { ...(Object.keys(evidence).length ? { evidence } : {}), ...vocabulary };
+  return `${lines.join('\n')}\n${Object.keys(rest).length ? stringify(rest, { lineWidth: 0 }) : ''}`;
 }
 
 /** What the knob is about, for a table. */

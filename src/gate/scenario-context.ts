@@ -217,9 +217,15 @@ export function buildContext(
     const replay = intent.expect === 'refusal' && replaysAnother(api, params, ex);
     if (replay) recording.replays.add(ex);
     const ok = bodyOf(ex)?.ok === true;
-    // A used trx_id sent again: refused, or answered with its first answer (the reading's `repeat`).
-    if (intent.clause === 'used-trx' || (intent.clause === 'INV-5' && intent.expect === 'refusal'))
-      if (!ok || replay) readingFact('repeat', ok ? 'replay' : 'refuse', ex);
+    // A used trx_id sent again: refused, or answered with its first answer (the reading's `repeat`). A refusal
+    // says so only of a request with nothing else wrong: a guarded one may be refused for its product alone.
+    if (intent.clause === 'used-trx' || (intent.clause === 'INV-5' && intent.expect === 'refusal')) {
+      const folded = api.foldRequest('invite-member', params);
+      const alone =
+        folded.problems.length === 0 &&
+        String(folded.params.product_code ?? '').toLowerCase() === (deps.target.product ?? '').toLowerCase();
+      if (ok ? replay : alone) readingFact('repeat', ok ? 'replay' : 'refuse', ex);
+    }
     const guard = isGuard(intent);
     if (refusalExpected(intent)) recording.mustRefuse.add(ex);
     if (guard) recording.guarded.add(ex);

@@ -70,7 +70,10 @@ export default class ContractSummaryReporter implements Reporter {
     writeFileSync(join(this.outputDir, 'contract-summary.json'), `${redact(JSON.stringify(summary, null, 2))}\n`);
     writeFileSync(join(this.outputDir, 'contract-summary.md'), redact(summaryMarkdown(summary)));
     writeFileSync(join(this.outputDir, 'junit.xml'), redact(junitXml(this.records)));
-    writeFileSync(join(this.outputDir, 'provider-reading.yaml'), redact(readingYaml(summary.reading, summary.target)));
+    writeFileSync(
+      join(this.outputDir, 'provider-reading.yaml'),
+      redact(readingYaml(summary.reading, summary.vocabulary, { from: summary.target, at: new Date().toISOString() })),
+    );
   }
 
   printsToStdio(): boolean {

@@ -1,6 +1,8 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
+import type { Vocabulary } from '../openapi/reading-file.js';
 import { CLAUSE_IDS, type ClauseId, type Drift } from '../openapi/types.js';
 import { type BaselineChanges, baselineLines } from './baseline.js';
+import { learnVocabulary } from './learn-vocabulary.js';
 import { aboutKnob, type LearnedPoint, learnReading } from './reading.js';
 import type { ReadingFact, ScenarioResult } from './scenario-result.js';
 
@@ -72,6 +74,8 @@ export interface ContractSummary {
   conflicts: ObservedConflict[];
   /** The provider's reading: what it does on each open point, learned from this run (reading.ts). */
   reading: LearnedPoint[];
+  /** The provider's own words, codes, fields, forms and products, learned from this run (learn-vocabulary.ts). */
+  vocabulary: Vocabulary;
   /** What changed since a baseline run (`--baseline`), when one was given. */
   sinceBaseline?: BaselineChanges;
   /** Rate-limit answers waited out (never a violation). */
@@ -274,6 +278,7 @@ export function summarize(
     warnings: warning ? [warning] : [],
     conflicts: [...conflicts.values()],
     reading: learnReading(facts, run),
+    vocabulary: learnVocabulary(facts, [...conflicts.values()]),
     rateLimits: {
       waits: waited.reduce((a, w) => a + w.waits, 0),
       seconds: Math.round(waited.reduce((a, w) => a + w.seconds, 0) * 10) / 10,

@@ -18,6 +18,7 @@ import {
   showExchange,
   skippedResult,
 } from './scenario-result.js';
+import type { FaultContext } from './vocabulary.js';
 
 /** How a scenario's run ended before the verdict: its judgements, or why it stopped. */
 export type Ending =
@@ -129,7 +130,7 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
       (w): ReadingFact => ({ point: 'reading', knob: 'rate-limited', value: String(w.httpStatus) }),
     ),
     ...rateSeen(deps.policy.pace?.providerRate()),
-    ...scenarioFacts(api, rec.exchanges, deps.target.apiKey, (ex) => withExtraFields.has(ex), showExchange),
+    ...scenarioFacts(api, rec.exchanges, faultContext(deps), (ex) => withExtraFields.has(ex), showExchange),
   ];
   if (rec.settleMs !== undefined) result.settleMs = rec.settleMs;
   if ('stopped' in ending) {
@@ -154,6 +155,20 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   if (result.lines.length) result.status = 'failed';
   else if ('stopped' in ending) result.status = ending.stopped.status;
   return result;
+}
+
+/** What the run knows when it tells what a request did wrong (vocabulary.ts). */
+function faultContext(deps: RunDeps): FaultContext {
+  const own = deps.ledger.carriedOut.map((c) => c.trxId);
+  const history = (deps.data.records ?? []).map((r) => String(r.trx_id));
+  return {
+    apiKey: deps.target.apiKey,
+    knownTrxIds: new Set([...history, ...own, ...(deps.data.knownTrxId ? [deps.data.knownTrxId] : [])]),
+    ownTrxIds: new Set(own),
+    ...(deps.target.product !== undefined ? { product: deps.target.product } : {}),
+    ...(deps.target.kind !== undefined ? { kind: deps.target.kind } : {}),
+    ...(deps.ledger.price !== undefined ? { price: deps.ledger.price } : {}),
+  };
 }
 
 /** The rate the provider was seen to allow, as a reading fact, once the run's pace has learned one. */

@@ -239,11 +239,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     flag: 'fail-on-change',
-    type: 'boolean',
+    arg: 'GRADE',
+    type: 'enum',
+    values: ['breaking', 'warning', 'info'],
     commands: ['contract'],
     file: 'fail_on_change',
-    default: 'false',
-    help: 'exit 1 when the provider reading changed since --baseline (a fact, not a violation: off by default)',
+    help: 'exit 1 when the provider reading changed since --baseline by a change of this grade or worse (breaking: a word, code or form a client switches on; warning; info: any change). A fact, not a violation: off by default',
   },
   {
     flag: 'timeout',

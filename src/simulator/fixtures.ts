@@ -83,6 +83,18 @@ const FIXTURE_SCHEMA = {
         },
       },
     },
+    /**
+     * How each transaction's numbers show, by trx_id, then endpoint and field path (`history-transaksi
+     * data[].member_number`: 08, 62 or +62): an account recorded from a provider (bench/fidelity.ts). Under a
+     * learned reading only; elsewhere the reading's forms decide.
+     */
+    forms: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: { type: 'string', enum: ['62', '08', '+62'] },
+      },
+    },
   },
 } as const satisfies JSONSchema;
 export type Fixture = FromSchema<typeof FIXTURE_SCHEMA>;

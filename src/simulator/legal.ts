@@ -1,4 +1,10 @@
-import { readYamlFile, UsageError } from '../shared/config-file.js';
+import {
+  READING_FILE_SCHEMA,
+  READING_FILE_VERSION,
+  type ReadingFile,
+  type Vocabulary,
+} from '../openapi/reading-file.js';
+import { readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 import { readAs } from '../shared/settings.js';
 
 export { KNOB_NAMES, KNOBS, type Knob } from '../openapi/open-points.js';
@@ -63,6 +69,8 @@ function problem(knob: Knob, value: string): string | undefined {
   }
   // A learned reading (reports/provider-reading.yaml) may hold any default or maximum the provider has.
   if ((knob === 'default-limit' || knob === 'max-limit') && /^[1-9]\d{0,5}$/.test(value)) return undefined;
+  // A maximum above which the provider refuses (`200:refuse`) rather than clamps.
+  if (knob === 'max-limit' && /^[1-9]\d{0,5}:refuse$/.test(value)) return undefined;
   if (knob === 'balance')
     return /^(ample|empty|\d{1,4})$/.test(value)
       ? undefined
@@ -99,21 +107,44 @@ export function parseReading(text: string, base: Reading = REFERENCE): Reading {
   return out;
 }
 
-/** A reading from a YAML file: `{profile?: NAME, <knob>: <value>, ...}`. */
-export function readingFromFile(path: string): Reading {
+/** A reading file as served: its knobs, and the provider's vocabulary when the file was learned by a gate run. */
+export interface ServedReading {
+  reading: Reading;
+  vocabulary?: Vocabulary;
+}
+
+/**
+ * A reading file (a learned reports/provider-reading.yaml, or a hand-written `{profile?: NAME, <knob>: <value>}`),
+ * checked against its schema (src/openapi/reading-file.ts): an unknown field, a wrong type or another version
+ * is a UsageError naming it (exit 2).
+ */
+export function servedFromFile(path: string): ServedReading {
   const raw = readYamlFile(path, 'profile file');
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new UsageError(`profile file ${path} must be a mapping of knob: value`);
-  const items: string[] = [];
-  for (const [k, v] of Object.entries(raw)) {
-    if (k === 'profile') items.unshift(String(v));
-    else items.push(`${k}=${String(v)}`);
-  }
+  const file = validateConfig<ReadingFile>(READING_FILE_SCHEMA, raw, `profile file ${path}`);
+  if (file.version !== undefined && file.version !== READING_FILE_VERSION)
+    throw new UsageError(
+      `profile file ${path}: version ${file.version} is not ${READING_FILE_VERSION}; learn the reading again with h2h contract`,
+    );
+  const items: string[] = file.profile !== undefined ? [file.profile] : [];
+  for (const k of KNOB_NAMES) if (file[k] !== undefined) items.push(`${k}=${String(file[k])}`);
+  let reading: Reading;
   try {
-    return parseReading(items.join(','));
+    reading = parseReading(items.join(','));
   } catch (err) {
     throw new UsageError(`profile file ${path}: ${(err as Error).message.replace(/^--legal: /, '')}`);
   }
+  const { version: _v, profile: _p, learned: _l, evidence: _e, ...rest } = file;
+  const vocabulary: Vocabulary = Object.fromEntries(
+    Object.entries(rest).filter(([k]) => !(KNOB_NAMES as readonly string[]).includes(k)),
+  );
+  return Object.keys(vocabulary).length ? { reading, vocabulary } : { reading };
+}
+
+/** A reading from a YAML file: `{profile?: NAME, <knob>: <value>, ...}` (a learned file's vocabulary aside). */
+export function readingFromFile(path: string): Reading {
+  return servedFromFile(path).reading;
 }
 
 /** `knob=value,...` of the knobs that differ from the reference ('reference' when none do). */
@@ -144,11 +175,15 @@ export function neighbourMsOf(r: Reading): number | undefined {
   return r.neighbour === 'none' ? undefined : (readAs('latency', r.neighbour, 'neighbour') as number);
 }
 
-/** `limit` when the request sends none, and the clamp: Infinity for none. */
-export function limitsOf(r: Reading): { defaultLimit: number; maxLimit: number } {
+/**
+ * `limit` when the request sends none, and the maximum: Infinity for none. `refuse`: a limit above it is refused
+ * (`max-limit=N:refuse`) rather than clamped.
+ */
+export function limitsOf(r: Reading): { defaultLimit: number; maxLimit: number; refuse: boolean } {
   return {
     defaultLimit: r['default-limit'] === 'all' ? Number.POSITIVE_INFINITY : Number(r['default-limit']),
-    maxLimit: r['max-limit'] === 'none' ? Number.POSITIVE_INFINITY : Number(r['max-limit']),
+    maxLimit: r['max-limit'] === 'none' ? Number.POSITIVE_INFINITY : Number.parseInt(r['max-limit'], 10),
+    refuse: r['max-limit'].endsWith(':refuse'),
   };
 }
 

@@ -4,7 +4,8 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { type ApiModel, loadApiModel } from '../openapi/load.js';
-import { isEndpoint } from '../openapi/types.js';
+import type { RefusalKind, Vocabulary } from '../openapi/reading-file.js';
+import { type Endpoint, isEndpoint, type Params } from '../openapi/types.js';
 import { redactValue, registerSecret } from '../redact.js';
 import { listen } from '../shared/listen.js';
 import { TokenBucket } from '../shared/token-bucket.js';
@@ -12,12 +13,13 @@ import { ADMIN, adminAnswer } from './admin.js';
 import { type Answer, refuse } from './answer.js';
 import { type FaultSetting, faultNamed } from './faults.js';
 import { type Fixture, loadFixture } from './fixtures.js';
-import { contentTypeOf, neighbourMsOf, REFERENCE, type Reading, rateLimitOf } from './legal.js';
+import { contentTypeOf, limitsOf, neighbourMsOf, REFERENCE, type Reading, rateLimitOf } from './legal.js';
 import { drain, readParams } from './params.js';
 import { present } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
 import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
+import { LearnedReading, type World, withProducts } from './vocabulary.js';
 
 export type { LogEntry } from './request-log.js';
 
@@ -36,6 +38,11 @@ export interface SimulatorOptions {
   latencyMs?: number;
   /** The reading of what the provider leaves open (legal.ts). @defaultValue the reference reading */
   reading?: Reading;
+  /**
+   * A learned provider's own words, codes, fields, forms, products and checks (a reading file's vocabulary),
+   * served in place of the simulator's own wherever it has a value.
+   */
+  vocabulary?: Vocabulary;
   api?: ApiModel;
   /** Serve HTTPS with this certificate and key (PEM). */
   tls?: { cert: string | Buffer; key: string | Buffer };
@@ -64,7 +71,7 @@ export interface Simulator {
 /** Starts the reference simulator; resolves when it listens. */
 export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const api = opts.api ?? loadApiModel();
-  const fixture = opts.fixture ?? loadFixture();
+  const fixture = withProducts(opts.fixture ?? loadFixture(), opts.vocabulary);
   const reading = opts.reading ?? REFERENCE;
   const state = new SimState(api, fixture, opts.apiKey, reading);
   // Every key the simulator accepts is hidden in its request log under whatever parameter name it came (the one
@@ -72,6 +79,22 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   registerSecret(opts.apiKey);
   for (const a of fixture.accounts) registerSecret(a.api_key);
   state.fault = opts.fault ?? null;
+  const learned = opts.vocabulary ? new LearnedReading(opts.vocabulary, reading, fixture.forms) : undefined;
+  if (learned) state.accepts = (endpoint, param, value) => learned.accepts(api, endpoint, param, value);
+  const keys = new Map(
+    fixture.accounts.map((a) => [opts.apiKey && a.id === fixture.suite.account ? opts.apiKey : a.api_key, a.id]),
+  );
+  const world: World = {
+    api,
+    accountOf: (key) => keys.get(key),
+    used: (account, trxId) => state.transactions(account, trxId).length > 0,
+    product: (wanted) =>
+      fixture.products.find(
+        (x) => x.code.toLowerCase() === wanted.toLowerCase() || x.name.toLowerCase() === wanted.toLowerCase(),
+      ),
+  };
+  /** The trx_ids of invites carried out here: their history records take the provider's own invites' fields. */
+  const own = new Set<string>();
   prepareTransportFault(state.fault);
   const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
   const log = new RequestLog();
@@ -150,8 +173,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     const rest =
       prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : prefix ? '' : url.pathname;
     const endpoint = /^\/api\/([a-z-]+)\/?$/.exec(rest)?.[1];
-    const reply = (answer: Answer, rewrite?: (body: Record<string, unknown>) => void): void => {
-      const shaped = present(answer, endpoint && isEndpoint(endpoint) ? endpoint : undefined, reading);
+    const reply = (
+      answer: Answer,
+      rewrite?: (body: Record<string, unknown>) => void,
+      sent: Params = {},
+      kind?: RefusalKind,
+    ): void => {
+      const at = endpoint && isEndpoint(endpoint) ? endpoint : undefined;
+      const shaped = learned ? serveLearned(learned, answer, at, sent, kind) : present(answer, at, reading);
       // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
       rewrite?.(shaped.body);
       entry.httpStatus = shaped.http;
@@ -191,11 +220,32 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     });
     if ('refusal' in parsed) return reply(parsed.refusal);
     entry.params = redactValue(parsed.params);
+    let params = parsed.params;
     const requestKey = `${method} ${url.pathname} ${JSON.stringify(parsed.params)}`;
     if (await applyTransportFault(state.fault, req, res, { requestKey, seen: seenRequests, later })) return;
     if (opts.latencyMs) await new Promise<void>((r) => later(opts.latencyMs ?? 0, r));
     if (res.destroyed) return;
-    const handled = await state.handle(endpoint, parsed.params, method);
+    // The `max-limit=N:refuse` reading: a limit above the maximum is refused (a learned reading checks it in order).
+    const limits = limitsOf(reading);
+    if (!learned && limits.refuse && endpoint === 'history-transaksi') {
+      const limit = Number(api.foldRequest(endpoint, params).params.limit);
+      if (limit > limits.maxLimit)
+        return reply(refuse('INVALID_LIMIT', `limit must be at most ${limits.maxLimit}.`), undefined, params);
+    }
+    if (learned) {
+      // The provider's checks first: what it refuses, in the order it checks, and how it reads what it accepts.
+      const checked = learned.check(endpoint, params, world);
+      if ('kind' in checked)
+        return reply(
+          learned.refusal(checked.kind, endpoint)?.answer ?? learned.ownRefusal(checked.kind),
+          undefined,
+          params,
+          checked.kind,
+        );
+      params = checked.params;
+    }
+    const handled = await state.handle(endpoint, params, method);
+    if (endpoint === 'invite-member' && handled.answer.body.ok === true) own.add(String(handled.answer.body.trx_id));
     entry.couldSucceed = endpoint === 'invite-member' && handled.couldSucceed;
     // Transport fault `invite-hang`: the invite was carried out, and its answer never comes.
     if (state.fault?.name === 'invite-hang' && endpoint === 'invite-member') return;
@@ -205,7 +255,27 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       handled.answer,
       rewrite &&
         ((body) => rewrite(body, { endpoint, method, params: handled.params, status: handled.answer.body.status })),
+      params,
     );
+  }
+
+  /** An answer of the simulator's rules as the learned provider words and shapes it (its own where none is learned). */
+  function serveLearned(
+    l: LearnedReading,
+    answer: Answer,
+    at: Endpoint | undefined,
+    sent: Params,
+    kind?: RefusalKind,
+  ): Answer {
+    if (answer.body.ok === false) {
+      const k = kind ?? l.kindOf(answer, sent);
+      const theirs = k ? l.refusal(k, at) : undefined;
+      if (theirs) return { ...theirs.answer, ...(answer.headers ? { headers: answer.headers } : {}) };
+      return present(answer, at, reading);
+    }
+    // The simulator's own undocumented fields give way to the provider's.
+    const plain = present(answer, at, { ...reading, extra: 'none' });
+    return at ? l.success(api, plain, at, own, sent).answer : plain;
   }
 
   const address = await listen(server, host, opts.port ?? 0, '--listen');

@@ -57,6 +57,8 @@ const BIG = 2 ** 32;
  */
 export class SimState {
   fault: FaultSetting | null = null;
+  /** A value the provider was seen to accept though the document's schema refuses it (a learned reading). */
+  accepts?: (endpoint: Endpoint, param: string, value: unknown) => boolean;
   private readonly accounts = new Map<string, Account>();
   private readonly byKey = new Map<string, Account>();
   private readonly products: Fixture['products'];
@@ -171,6 +173,7 @@ export class SimState {
     const byAlias = (param: string): boolean => !(folded.sentAs[param] ?? []).includes(param);
     const problems = folded.problems.filter(
       (q) =>
+        !(q.code === 'invalid' && this.accepts?.(endpoint, q.param, p[q.param])) &&
         !(this.faultOn('msisdn-unchecked') && q.param === 'msisdn' && q.code === 'invalid') &&
         !(this.faultOn('kind-unchecked') && q.param === 'kind') &&
         // Fault `missing-trx-with-name`.

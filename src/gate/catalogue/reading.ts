@@ -1,8 +1,10 @@
 import { records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
-import type { Params } from '../../openapi/types.js';
+import type { Exchange, Params } from '../../openapi/types.js';
 import { swapCase } from '../../shared/letter-case.js';
 import type { Scenario } from '../scenario.js';
+import { showExchange } from '../scenario-result.js';
+import { refusedFact } from '../vocabulary.js';
 
 /** A limit above any maximum a provider is likely to set: a page cut below it shows the maximum. */
 export const LARGE_LIMIT = 1000;
@@ -13,7 +15,7 @@ export const LARGE_LIMIT = 1000;
  * with a large limit (the maximum), and a record looked for with its trx_id in another letter case (q-case).
  * Its answers are judged like every answer; it judges nothing of its own but HIS-2, on the large page.
  */
-export function readingScenarios(_api: ApiModel): Scenario[] {
+export function readingScenarios(api: ApiModel): Scenario[] {
   return [
     {
       title:
@@ -23,15 +25,40 @@ export function readingScenarios(_api: ApiModel): Scenario[] {
       endpoint: 'history-transaksi',
       methods: ['GET'],
       aliases: [],
-      requests: 11,
+      requests: 24,
       async run(ctx) {
         const key = { api_key: ctx.target.apiKey };
         const known = ctx.data.records ?? [];
-        ctx.observe({ point: 'reading', knob: 'history-at-start', value: known.length ? 'some' : 'empty' });
-        const fact = (knob: string, value: string): void => ctx.observe({ point: 'reading', knob, value });
+        const fact = (knob: string, value: string, ex?: Exchange): void =>
+          ctx.observe({ point: 'reading', knob, value, ...(ex ? { evidence: showExchange(ex) } : {}) });
         const page = (extra: Params = {}) => ctx.send('history-transaksi', 'GET', { ...key, ...extra });
-        const plain = records(await page());
-        const large = records(await page({ limit: LARGE_LIMIT }));
+        const plainEx = await page();
+        fact('history-at-start', known.length ? 'some' : 'empty', plainEx);
+        const plain = records(plainEx);
+        let largeEx = await page({ limit: LARGE_LIMIT });
+        let large = records(largeEx);
+        // A large limit refused (and a small one not): the provider refuses a limit above its maximum. The largest
+        // it takes is found by halving, in a few requests.
+        let refusedAbove: { max: number; ex: Exchange } | undefined;
+        if (plain && !large) {
+          let lo = 1;
+          let hi = LARGE_LIMIT;
+          let refusedEx = largeEx;
+          while (hi - lo > 1) {
+            const mid = Math.floor((lo + hi) / 2);
+            const ex = await page({ limit: mid });
+            if (records(ex)) lo = mid;
+            else {
+              hi = mid;
+              refusedEx = ex;
+            }
+          }
+          if (records(await page({ limit: lo }))) {
+            refusedAbove = { max: lo, ex: refusedEx };
+            largeEx = await page({ limit: lo });
+            large = records(largeEx);
+          }
+        }
         if (!plain || !large) {
           fact('default-limit?', 'the history pages were refused');
           fact('max-limit?', 'the history pages were refused');
@@ -42,6 +69,7 @@ export function readingScenarios(_api: ApiModel): Scenario[] {
           // Is the large page the account's every record, or cut at a maximum? A record of one of its dates, months
           // or years that it lacks (not one of the run's own invites, which may land meanwhile) proves a cut. A
           // sorted page is cut after its last date: its dates, then months, then years are asked from the last.
+          const asked = refusedAbove?.max ?? LARGE_LIMIT;
           const onPage = new Set(large.map((r) => r.trx_id));
           const own = new Set(ctx.ownInvites().map((i) => i.trxId));
           const last = <T>(xs: T[], n: number): T[] => [...new Set(xs.reverse())].slice(0, n);
@@ -57,15 +85,21 @@ export function readingScenarios(_api: ApiModel): Scenario[] {
               2,
             ).map((year) => ({ year })),
           ];
-          let cut = false;
+          let cut: Exchange | undefined;
           let refused = false;
-          for (const filter of filters) {
-            const rs = records(await page({ ...filter, limit: LARGE_LIMIT }));
+          for (const filter of refusedAbove ? [] : filters) {
+            const ex = await page({ ...filter, limit: asked });
+            const rs = records(ex);
             if (!rs) refused = true;
-            else if (rs.some((r) => !onPage.has(r.trx_id) && !own.has(String(r.trx_id)))) cut = true;
+            else if (rs.some((r) => !onPage.has(r.trx_id) && !own.has(String(r.trx_id)))) cut = ex;
             if (cut) break;
           }
-          if (cut) fact('max-limit', String(large.length));
+          if (refusedAbove) {
+            fact('max-limit', `${refusedAbove.max}:refuse`, refusedAbove.ex);
+            // The refusal of a limit above the maximum is a kind of its own (the provider's word for it).
+            const refused = refusedFact(api, refusedAbove.ex, ['limit-over-maximum']);
+            if (refused) ctx.observe({ ...refused, evidence: showExchange(refusedAbove.ex) });
+          } else if (cut) fact('max-limit', String(large.length), largeEx);
           else
             fact(
               'max-limit?',
@@ -74,19 +108,20 @@ export function readingScenarios(_api: ApiModel): Scenario[] {
                 : `not reached: limit=${LARGE_LIMIT} gave ${large.length} records, and no page of one of their dates, months or years showed more (a maximum above that cannot be seen)`,
             );
           // Without limit: fewer than the large page is the default; as many, every record (up to any maximum).
-          if (plain.length < large.length) fact('default-limit', String(plain.length));
-          else if (cut || large.length > 20) fact('default-limit', 'all');
+          if (plain.length < large.length) fact('default-limit', String(plain.length), plainEx);
+          else if (cut || large.length > 20) fact('default-limit', 'all', plainEx);
           else
             fact(
               'default-limit?',
               `not reached: the account shows ${large.length} records, and all came without limit`,
             );
         }
-        const record = known.find((r) => typeof r.trx_id === 'string' && /[a-z]/i.test(r.trx_id));
+        const record = known.find((r) => typeof r.trx_id === 'string' && swapCase(r.trx_id) !== undefined);
         if (!record?.trx_id) fact('q-case?', 'no record with letters in its trx_id to search in another case');
         else {
-          const found = records(await page({ q: swapCase(record.trx_id), limit: LARGE_LIMIT }));
-          if (found) fact('q-case', found.some((r) => r.trx_id === record.trx_id) ? 'any' : 'exact');
+          const ex = await page({ q: swapCase(record.trx_id), limit: refusedAbove?.max ?? LARGE_LIMIT });
+          const found = records(ex);
+          if (found) fact('q-case', found.some((r) => r.trx_id === record.trx_id) ? 'any' : 'exact', ex);
           else fact('q-case?', 'the search in another letter case was refused');
         }
         return [];

@@ -1,0 +1,423 @@
+import {
+  isRefusalKind,
+  type LearnedFields,
+  type LearnedRefusal,
+  malformedKind,
+  REFUSAL_KINDS,
+  type ReadingEvidence,
+  type RefusalKind,
+  type Vocabulary,
+} from '../openapi/reading-file.js';
+import { ENDPOINTS, type Endpoint, isEndpoint } from '../openapi/types.js';
+import type { ReadingFact, ShownExchange } from './scenario-result.js';
+import type { ObservedConflict } from './summary.js';
+
+/**
+ * The provider's vocabulary over a run, from the facts of vocabulary.ts: each kind of refusal with its HTTP
+ * status, word, message and fields; each endpoint's successful answers with their fields at every level; the
+ * forms of every phone-number field with their counts; the products carried out; the order in which the provider
+ * checks what a request did wrong; which name wins when two disagree; and the values it judged otherwise than
+ * openapi.yaml. Every value with its evidence; what no answer showed is listed under `not-learned`, with why.
+ */
+
+/** A redacted exchange as the file shows it: one line of request, one of answer. */
+export function evidenceOf(ex: ShownExchange | undefined): ReadingEvidence {
+  if (!ex) return { request: '(none)', answer: '(none)' };
+  const path = ex.url.replace(/^[a-z]+:\/\/[^/]+/i, '');
+  const body = ex.method === 'POST' ? ` ${JSON.stringify(ex.params)}` : '';
+  const text = ex.body.length > 600 ? `${ex.body.slice(0, 600)}…` : ex.body;
+  return { request: `${ex.method} ${path}${body}`, answer: `HTTP ${ex.httpStatus} ${ex.contentType} ${text}` };
+}
+
+interface Counted<T> {
+  value: T;
+  count: number;
+  fact: ReadingFact;
+}
+
+/** The facts of one knob, their JSON values parsed. */
+function factsOf<T>(facts: readonly ReadingFact[], knob: string): Counted<T>[] {
+  return facts
+    .filter((f) => f.knob === knob)
+    .map((f) => ({ value: JSON.parse(f.value) as T, count: f.count ?? 1, fact: f }));
+}
+
+/**
+ * Fields at one level from signatures seen `count` times each (`path: type|type`): the union of paths with their
+ * types, each with its share when not every answer had it, and an example when undocumented.
+ */
+function fieldsFrom(
+  sigs: readonly { sig: string[]; count: number; examples?: Record<string, unknown> }[],
+): LearnedFields {
+  const total = sigs.reduce((a, s) => a + s.count, 0);
+  const seen = new Map<string, { types: Set<string>; count: number; example?: unknown; hasExample: boolean }>();
+  for (const s of sigs)
+    for (const line of s.sig) {
+      const i = line.lastIndexOf(': ');
+      const path = line.slice(0, i);
+      const f = seen.get(path) ?? { types: new Set<string>(), count: 0, hasExample: false };
+      for (const t of line.slice(i + 2).split('|')) f.types.add(t);
+      f.count += s.count;
+      if (!f.hasExample && s.examples && Object.hasOwn(s.examples, path)) {
+        f.example = s.examples[path];
+        f.hasExample = true;
+      }
+      seen.set(path, f);
+    }
+  const out: LearnedFields = {};
+  for (const [path, f] of [...seen].sort(([a], [b]) => a.localeCompare(b)))
+    out[path] = {
+      type: [...f.types].sort().join('|'),
+      ...(f.hasExample ? { example: f.example } : {}),
+      ...(f.count < total ? { share: Math.round((f.count / total) * 1000) / 1000 } : {}),
+    };
+  return out;
+}
+
+/** `403 invalid_key`, the key of a refusal's word and code. */
+const wordOf = (http: number, status: string): string => `${http} ${status}`;
+
+/** How often each word and code came, over refusals. */
+function wordCounts(list: readonly Counted<[unknown, number, string, ...unknown[]]>[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of list)
+    out.set(wordOf(r.value[1], r.value[2]), (out.get(wordOf(r.value[1], r.value[2])) ?? 0) + r.count);
+  return out;
+}
+
+/** The word and code seen most often. */
+function majorityWord(list: readonly Counted<[unknown, number, string, ...unknown[]]>[]): string {
+  return [...wordCounts(list)].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+}
+
+/** The order the provider checks faults in, from refusals of requests with several: a topological order. */
+function precedenceFrom(
+  multi: readonly { faults: RefusalKind[]; word: string; count: number; endpoint: string }[],
+  wordOfKind: (kind: RefusalKind, endpoint: string) => string | undefined,
+): RefusalKind[] | undefined {
+  const before = new Map<string, number>();
+  for (const m of multi) {
+    const matching = m.faults.filter((k) => wordOfKind(k, m.endpoint) === m.word);
+    // Only a word that is one fault's alone says which was checked first.
+    if (matching.length !== 1) continue;
+    const first = matching[0] as RefusalKind;
+    for (const other of m.faults)
+      if (other !== first && wordOfKind(other, m.endpoint) !== m.word)
+        before.set(`${first}>${other}`, (before.get(`${first}>${other}`) ?? 0) + m.count);
+  }
+  if (!before.size) return undefined;
+  // Where both orders were seen, the more frequent wins.
+  const edges = [...before]
+    .filter(([k, n]) => {
+      const [a, b] = k.split('>');
+      return n >= (before.get(`${b}>${a}`) ?? 0);
+    })
+    .map(([k]) => k.split('>') as [RefusalKind, RefusalKind]);
+  const kinds = [...new Set(edges.flat())];
+  const out: RefusalKind[] = [];
+  const left = new Set(kinds);
+  while (left.size) {
+    // Among those no remaining kind must precede, the simulator's own order breaks ties (REFUSAL_KINDS).
+    const free = [...left].filter((k) => !edges.some(([a, b]) => b === k && left.has(a) && a !== k));
+    const next = (free.length ? free : [...left]).sort(
+      (a, b) => REFUSAL_KINDS.indexOf(a) - REFUSAL_KINDS.indexOf(b),
+    )[0];
+    if (!next) break;
+    out.push(next);
+    left.delete(next);
+  }
+  return out;
+}
+
+const WHY_NOT: Partial<Record<RefusalKind, string>> = {
+  'balance-too-low': 'no invite was refused for the balance (needs --allow-writes and a balance that runs out)',
+  'no-free-slot': 'no invite was refused for a full group',
+  'used-trx-id':
+    'no used trx_id was refused for that alone (a read-only run repeats one only with a product that cannot exist)',
+  'unknown-product': 'no invite named an unknown product with nothing else wrong (needs --allow-writes)',
+  'kind-mismatch': 'no invite named the configured product with another kind (needs --allow-writes and --kind)',
+  'limit-over-maximum': 'no limit above a maximum was refused',
+  'rate-limited': 'no rate-limit answer came',
+  'not-json': 'no body that is not JSON was sent',
+  'unknown-path': 'no unknown path was asked for',
+  'other-method': 'no other method was sent',
+};
+
+/** The vocabulary of a run, from its facts and the two-name observations. */
+export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readonly ObservedConflict[]): Vocabulary {
+  const notLearned: Record<string, string> = {};
+  // Refusals: a kind is learned from requests with that fault alone, on each endpoint (a provider may word one
+  // kind otherwise on another endpoint: a malformed trx_id refused on invites, looked up and not found on cek).
+  type Refused = [string[], number, string, string[], boolean, string];
+  const refused = factsOf<Refused>(facts, 'vocabulary:refused');
+  const at = (kind: string, endpoint: string): string => `${kind} ${endpoint}`;
+  const byKind = new Map<string, Counted<Refused>[]>();
+  const add = (kind: RefusalKind, r: Counted<Refused>): void => {
+    byKind.set(at(kind, r.value[5]), [...(byKind.get(at(kind, r.value[5])) ?? []), r]);
+  };
+  // A fault of an empty value tells no kind (read as missing, or as malformed?): its value's rule says it.
+  for (const r of refused) {
+    const [faults, , , , empty] = r.value;
+    const only = faults[0];
+    if (faults.length === 1 && only && isRefusalKind(only) && !empty) add(only, r);
+  }
+  // A refusal of several faults whose word is none of the known kinds' is the one fault whose word is unknown.
+  const knownWords = new Set([...byKind.values()].map(majorityWord));
+  for (const r of refused) {
+    const kinds = r.value[0].filter(isRefusalKind);
+    const unknown = kinds.filter((k) => !byKind.has(at(k, r.value[5])));
+    if (kinds.length > 1 && unknown.length === 1 && !knownWords.has(wordOf(r.value[1], r.value[2])) && !r.value[4]) {
+      add(unknown[0] as RefusalKind, r);
+      knownWords.add(wordOf(r.value[1], r.value[2]));
+    }
+  }
+  // A word no kind has, whose every request carried a value of one parameter that got no other answer, is that
+  // parameter's: the provider refuses values the document's schema takes (a trx_id rule of its own, say).
+  type ValueFact = [string, string, string, string, string];
+  const valueFacts = factsOf<ValueFact>(facts, 'vocabulary:value');
+  const outcomesOfShape = new Map<string, Set<string>>();
+  for (const v of valueFacts) {
+    const key = JSON.stringify(v.value.slice(0, 3));
+    outcomesOfShape.set(key, (outcomesOfShape.get(key) ?? new Set()).add(v.value[3]));
+  }
+  for (const w of new Set(refused.map((r) => wordOf(r.value[1], r.value[2])))) {
+    if (knownWords.has(w)) continue;
+    const params = new Map<string, boolean>();
+    for (const v of valueFacts) {
+      if (v.value[3] !== w) continue;
+      const key = `${v.value[0]} ${v.value[1]}`;
+      const only = outcomesOfShape.get(JSON.stringify(v.value.slice(0, 3)))?.size === 1;
+      params.set(key, (params.get(key) ?? true) && only);
+    }
+    const owners = [...params].filter(([, only]) => only).map(([k]) => k.split(' ') as [string, string]);
+    const [endpoint, param] = owners.length === 1 ? (owners[0] as [string, string]) : ['', ''];
+    const kind = malformedKind(param);
+    const shown = refused.filter((r) => wordOf(r.value[1], r.value[2]) === w && r.value[5] === endpoint && !r.value[4]);
+    if (kind && !byKind.has(at(kind, endpoint))) for (const r of shown) add(kind, r);
+  }
+  const entryOf = (list: readonly Counted<Refused>[]): LearnedRefusal => {
+    const word = majorityWord(list);
+    const mine = list.filter((r) => wordOf(r.value[1], r.value[2]) === word);
+    const first = mine[0] as Counted<Refused>;
+    const detail = first.fact.detail as { message?: string } | undefined;
+    const others = Object.fromEntries([...wordCounts(list)].filter(([w]) => w !== word));
+    return {
+      http: first.value[1],
+      status: first.value[2],
+      ...(typeof detail?.message === 'string' ? { message: detail.message } : {}),
+      fields: fieldsFrom(
+        mine.map((r) => ({
+          sig: r.value[3],
+          count: r.count,
+          examples: (r.fact.detail as { examples?: Record<string, unknown> } | undefined)?.examples ?? {},
+        })),
+      ),
+      seen: list.reduce((a, r) => a + r.count, 0),
+      ...(Object.keys(others).length ? { others } : {}),
+      evidence: evidenceOf(first.fact.evidence),
+    };
+  };
+  const refusals: NonNullable<Vocabulary['refusals']> = {};
+  for (const kind of REFUSAL_KINDS) {
+    const lists: [Endpoint, Counted<Refused>[]][] = ENDPOINTS.map((e): [Endpoint, Counted<Refused>[]] => [
+      e,
+      byKind.get(at(kind, e)) ?? [],
+    ]).filter(([, l]) => l.length);
+    const all = lists.flatMap(([, l]) => l);
+    if (!all.length) {
+      notLearned[`refusals.${kind}`] = WHY_NOT[kind] ?? 'no request had this fault alone';
+      continue;
+    }
+    const entry = entryOf(all);
+    // An endpoint whose own word or fields for the kind are others is written beside it; one the kind was seen
+    // on only with an empty value (its word the kind's) too.
+    const sameAs = (l: readonly Counted<Refused>[]): boolean => {
+      const e = entryOf(l);
+      return (
+        e.http === entry.http &&
+        e.status === entry.status &&
+        JSON.stringify(Object.keys(e.fields)) === JSON.stringify(Object.keys(entry.fields))
+      );
+    };
+    for (const e of ENDPOINTS) {
+      if (lists.some(([x]) => x === e)) continue;
+      const emptyOnes = refused.filter(
+        (r) =>
+          r.value[5] === e &&
+          r.value[4] &&
+          r.value[0].length === 1 &&
+          (kind === 'missing-parameter' || r.value[0][0] === kind) &&
+          wordOf(r.value[1], r.value[2]) === wordOf(entry.http, entry.status),
+      );
+      if (emptyOnes.length) lists.push([e, emptyOnes]);
+    }
+    const endpoints = lists.filter(([, l]) => !sameAs(l));
+    refusals[kind] = {
+      ...entry,
+      ...(endpoints.length ? { endpoints: Object.fromEntries(endpoints.map(([e, l]) => [e, entryOf(l)])) } : {}),
+    };
+  }
+  const wordOfKind = (kind: RefusalKind, endpoint: string): string | undefined => {
+    const entry = refusals[kind];
+    const own = isEndpoint(endpoint) ? entry?.endpoints?.[endpoint] : undefined;
+    const e = own ?? entry;
+    return e ? wordOf(e.http, e.status) : undefined;
+  };
+  const kindsOfWord = (word: string, endpoint: string): RefusalKind[] =>
+    REFUSAL_KINDS.filter((k) => wordOfKind(k, endpoint) === word);
+  const precedence = precedenceFrom(
+    refused
+      .filter((r) => r.value[0].length > 1)
+      .map((r) => ({
+        faults: r.value[0].filter(isRefusalKind),
+        word: wordOf(r.value[1], r.value[2]),
+        count: r.count,
+        endpoint: r.value[5],
+      })),
+    wordOfKind,
+  );
+
+  // Values the provider judged otherwise than the document's schema, by shape, when every answer that says
+  // something of that shape agrees: accepted (an answer carried out), or refused for that value (a word of a kind
+  // about this parameter's value). A refusal for another fault says nothing of it.
+  const shapes = new Map<string, { verdicts: Map<string, number>; flagged: Set<string> }>();
+  for (const v of valueFacts) {
+    const [endpoint, param, shape, outcome, flagged] = v.value;
+    let verdict: string | undefined;
+    if (outcome === 'ok') verdict = 'accepted';
+    else {
+      const kinds = kindsOfWord(outcome, endpoint);
+      const mine = malformedKind(param);
+      verdict =
+        endpoint === 'cek-trx-id' && param === 'trx_id' && kinds.includes('unknown-transaction')
+          ? 'unknown-transaction'
+          : kinds.find((k) => k === mine || (k === 'missing-parameter' && shape === 'empty'));
+      // Refused for a fault the provider checks after this value's: the value itself passed.
+      const order = precedence ?? [];
+      const later = (k: RefusalKind): boolean =>
+        mine !== undefined && order.includes(k) && order.includes(mine) && order.indexOf(k) > order.indexOf(mine);
+      if (!verdict && kinds.length && kinds.every(later)) verdict = 'accepted';
+    }
+    // A lookup that finds nothing took the value: the document's schema may have refused it.
+    if (verdict === 'unknown-transaction') verdict = 'accepted';
+    if (!verdict) continue;
+    const key = JSON.stringify([endpoint, param, shape]);
+    const s = shapes.get(key) ?? { verdicts: new Map<string, number>(), flagged: new Set<string>() };
+    s.verdicts.set(verdict, (s.verdicts.get(verdict) ?? 0) + v.count);
+    s.flagged.add(flagged);
+    shapes.set(key, s);
+  }
+  const values: NonNullable<Vocabulary['values']> = {};
+  for (const [key, s] of shapes) {
+    if (s.verdicts.size !== 1) continue;
+    const [endpoint, param, shape] = JSON.parse(key) as [string, string, string];
+    const [verdict] = [...s.verdicts.keys()] as [string];
+    // What the schema judged alike needs no rule: accepted and not flagged, or refused as the schema's own kind.
+    const schemaSays = s.flagged.has('missing')
+      ? 'missing-parameter'
+      : s.flagged.has('invalid')
+        ? malformedKind(param)
+        : 'accepted';
+    if (s.flagged.size === 1 && verdict === schemaSays) continue;
+    if (verdict !== 'accepted' && !isRefusalKind(verdict)) continue;
+    values[`${endpoint}.${param}`] = { ...values[`${endpoint}.${param}`], [shape]: verdict };
+  }
+
+  // Successes: the envelope's fields by endpoint; history records apart, the run's own and the others.
+  const successes: NonNullable<Vocabulary['successes']> = {};
+  const succ = factsOf<[string, string[]]>(facts, 'vocabulary:success');
+  const recs = factsOf<[string, string[]]>(facts, 'vocabulary:record');
+  for (const endpoint of ENDPOINTS) {
+    const mine = succ.filter((s) => s.value[0] === endpoint);
+    const first = mine[0];
+    if (!first) {
+      notLearned[`successes.${endpoint}`] = 'no successful answer came';
+      continue;
+    }
+    const recordFields = (own: 'own' | 'other'): LearnedFields | undefined => {
+      const list = recs.filter((r) => r.value[0] === own);
+      return list.length
+        ? fieldsFrom(list.map((r) => ({ sig: r.value[1], count: r.count, examples: r.fact.detail ?? {} })))
+        : undefined;
+    };
+    const own = endpoint === 'history-transaksi' ? recordFields('own') : undefined;
+    const other = endpoint === 'history-transaksi' ? recordFields('other') : undefined;
+    successes[endpoint] = {
+      fields: fieldsFrom(mine.map((s) => ({ sig: s.value[1], count: s.count, examples: s.fact.detail ?? {} }))),
+      ...(own || other ? { records: { ...(own ? { own } : {}), ...(other ? { other } : {}) } } : {}),
+      ...(first.fact.evidence ? { 'content-type': first.fact.evidence.contentType } : {}),
+      seen: mine.reduce((a, s) => a + s.count, 0),
+      evidence: evidenceOf(first.fact.evidence),
+    };
+  }
+
+  // Fields that carry a parameter's value back: every answer that had the field agreed.
+  // (nine in ten: a provider may write a value its own way now and then, a month `3` as `03`).
+  const echoes = new Map<string, Map<string, number>>();
+  for (const e of factsOf<[string, string, string, string]>(facts, 'vocabulary:echo')) {
+    const key = JSON.stringify(e.value.slice(0, 3));
+    const counts = echoes.get(key) ?? new Map<string, number>();
+    counts.set(e.value[3], (counts.get(e.value[3]) ?? 0) + e.count);
+    echoes.set(key, counts);
+  }
+  for (const [key, verdicts] of echoes) {
+    const [endpoint, path, param] = JSON.parse(key) as [Endpoint, string, string];
+    const field = successes[endpoint]?.fields[path];
+    const same = verdicts.get('same') ?? 0;
+    if (!field || field.echo || same === 0 || same < 0.9 * (same + (verdicts.get('other') ?? 0))) continue;
+    field.echo = param;
+  }
+
+  // Forms of phone numbers, by endpoint and field (the run's own invites' records apart).
+  const forms: NonNullable<Vocabulary['forms']> = {};
+  for (const f of factsOf<[string, string, string, string]>(facts, 'vocabulary:form')) {
+    const [endpoint, path, own, form] = f.value;
+    if (!isEndpoint(endpoint) || (form !== '62' && form !== '08' && form !== '+62')) continue;
+    const key = own === 'own' ? `${path} (own invites)` : path;
+    const byPath = forms[endpoint] ?? {};
+    const shares = byPath[key] ?? {};
+    shares[form] = (shares[form] ?? 0) + f.count;
+    byPath[key] = shares;
+    forms[endpoint] = byPath;
+  }
+
+  // Products carried out, with the price the balance showed.
+  const products: NonNullable<Vocabulary['products']> = {};
+  for (const p of factsOf<[string, string]>(facts, 'vocabulary:product')) {
+    const [code, kind] = p.value;
+    if (kind !== 'akrab' && kind !== 'circle') continue;
+    const price = (p.fact.detail as { price?: number } | undefined)?.price;
+    const had = products[code];
+    products[code] = {
+      kind,
+      ...(price !== undefined ? { price } : had?.price !== undefined ? { price: had.price } : {}),
+      evidence: had?.evidence ?? evidenceOf(p.fact.evidence),
+    };
+  }
+  if (!Object.keys(products).length) notLearned.products = 'no invite was carried out (needs --allow-writes)';
+
+  // Which name wins, by endpoint and pair of names: the answer seen most over both methods.
+  const names: NonNullable<Vocabulary['names']> = {};
+  for (const c of conflicts) {
+    if (!isEndpoint(c.endpoint)) continue;
+    const seen = new Map<string, number>();
+    for (const v of Object.values(c.byMethod))
+      for (const one of v.split(', ')) {
+        const word = { refused: 'refuse', canonical: 'canonical', alias: 'alias' }[one];
+        if (word) seen.set(word, (seen.get(word) ?? 0) + 1);
+      }
+    const [winner] = [...seen].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (winner === 'refuse' || winner === 'canonical' || winner === 'alias')
+      names[c.endpoint as Endpoint] = { ...names[c.endpoint as Endpoint], [c.subject]: winner };
+  }
+  return {
+    ...(Object.keys(refusals).length ? { refusals } : {}),
+    ...(Object.keys(successes).length ? { successes } : {}),
+    ...(Object.keys(forms).length ? { forms } : {}),
+    ...(Object.keys(products).length ? { products } : {}),
+    ...(precedence ? { precedence } : {}),
+    ...(Object.keys(names).length ? { names } : {}),
+    ...(Object.keys(values).length ? { values } : {}),
+    ...(Object.keys(notLearned).length ? { 'not-learned': notLearned } : {}),
+  };
+}

@@ -1,0 +1,258 @@
+import { bodyOf, records } from '../openapi/exchange.js';
+import type { ApiModel } from '../openapi/load.js';
+import { malformedKind, type RefusalKind } from '../openapi/reading-file.js';
+import { fieldTypes, phoneForm, sentValue, valueShape } from '../openapi/shape.js';
+import type { Exchange } from '../openapi/types.js';
+import type { ReadingFact } from './scenario-result.js';
+
+/**
+ * The provider's vocabulary as one answer shows it (issue 27): for a refusal, what the request did wrong (its
+ * faults, as refusal kinds) beside the HTTP status, the status word, the message and the fields it came with; for
+ * a success, its fields at every level (undocumented ones with an example), the forms of its phone numbers and,
+ * for an invite, the product; for every parameter whose value alone could explain the outcome, the value's shape
+ * and the outcome. Facts of one scenario, summed over the run by reading.ts.
+ */
+
+/** What the run knows when it tells what a request did wrong. */
+export interface FaultContext {
+  apiKey: string;
+  /** Transaction IDs that exist on the account: its history as the run read it, and the run's own invites. */
+  knownTrxIds: ReadonlySet<string>;
+  /** The run's own invites (their records are learned apart from the account's others). */
+  ownTrxIds: ReadonlySet<string>;
+  /** The configured product and kind; a product other than it is one the run does not know. */
+  product?: string;
+  kind?: string;
+  /** The price of one invite, as the balance showed it. */
+  price?: number;
+}
+
+/** What a request did wrong, as refusal kinds: none for a request a contract-keeping API may carry out. */
+export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): RefusalKind[] {
+  const folded = api.foldRequest(ex.endpoint, ex.params);
+  const p = folded.params;
+  const out = new Set<RefusalKind>();
+  for (const q of folded.problems) {
+    if (q.code === 'conflict') out.add('conflict');
+    else if (q.param === 'api_key') out.add('missing-key');
+    else if (q.code === 'missing') out.add('missing-parameter');
+    else {
+      const kind = malformedKind(q.param);
+      if (kind) out.add(kind);
+    }
+  }
+  const bad = (param: string): boolean => folded.problems.some((q) => q.param === param);
+  if (!bad('api_key') && typeof p.api_key === 'string' && p.api_key !== ctx.apiKey) out.add('wrong-key');
+  if (ex.endpoint === 'invite-member') {
+    if (!bad('trx_id') && p.trx_id !== undefined && ctx.knownTrxIds.has(String(p.trx_id))) out.add('used-trx-id');
+    const product = String(p.product_code ?? '').toLowerCase();
+    const known = ctx.product !== undefined && product === ctx.product.toLowerCase();
+    if (!bad('product_code') && p.product_code !== undefined && !known) out.add('unknown-product');
+    if (known && !bad('kind') && p.kind !== undefined && ctx.kind !== undefined && p.kind !== ctx.kind)
+      out.add('kind-mismatch');
+  }
+  if (
+    ex.endpoint === 'cek-trx-id' &&
+    !bad('trx_id') &&
+    p.trx_id !== undefined &&
+    !ctx.knownTrxIds.has(String(p.trx_id))
+  )
+    out.add('unknown-transaction');
+  return [...out].sort();
+}
+
+/** `HTTP 403 invalid_key`: the outcome of an answer, as a refusal's word and code, or `ok`. */
+export function outcomeOf(ex: Exchange): string {
+  const body = bodyOf(ex);
+  if (!body) return `${ex.httpStatus} (not JSON)`;
+  return body.ok === true ? 'ok' : `${ex.httpStatus} ${String(body.status)}`;
+}
+
+/** `path: type|type` of every field, sorted: the signature of a level. */
+export function fieldSignature(value: unknown, skip?: (path: string) => boolean): string[] {
+  return [...fieldTypes(value)]
+    .filter(([path]) => !skip?.(path))
+    .map(([path, types]) => `${path}: ${[...types].sort().join('|')}`)
+    .sort();
+}
+
+/** A phone number of the same form and length, in place of one a provider sent: no real number enters the file. */
+export function examplePhone(v: string): string {
+  const form = phoneForm(v);
+  const head = form === '+62' ? '+628' : form === '62' ? '628' : '08';
+  return `${head}${'1'.repeat(Math.max(0, v.length - head.length))}`;
+}
+
+/**
+ * Example values of the undocumented fields of an answer (`undocumented(path)`): leaves and empty containers,
+ * phone numbers replaced by one of their form, long texts cut.
+ */
+export function examplesOf(value: unknown, undocumented: (path: string) => boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const walk = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) {
+      if (path && undocumented(path) && v.length === 0) out[path] = [];
+      for (const x of v.slice(0, 1)) walk(x, `${path}[]`);
+      return;
+    }
+    if (v && typeof v === 'object') {
+      if (path && undocumented(path) && Object.keys(v).length === 0) out[path] = {};
+      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
+      return;
+    }
+    if (!path || !undocumented(path) || Object.hasOwn(out, path)) return;
+    out[path] = typeof v === 'string' ? (phoneForm(v) ? examplePhone(v) : v.slice(0, 200)) : v;
+  };
+  walk(value, '');
+  return out;
+}
+
+/** Every leaf of a value by its path (the first element of an array stands for all). */
+function flatLeaves(value: unknown): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const walk = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) {
+      if (v.length) walk(v[0], `${path}[]`);
+    } else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
+    else if (!out.has(path)) out.set(path, v);
+  };
+  walk(value, '');
+  return out;
+}
+
+/** The undocumented fields of an answer, as paths: drift's, and everything under them. */
+function undocumentedPaths(api: ApiModel, ex: Exchange): (path: string) => boolean {
+  const roots = api
+    .drift(ex.endpoint, ex.body, { httpStatus: ex.httpStatus })
+    .filter((d) => d.kind === 'field')
+    .map((d) => d.path.replace(/^\$\./, ''));
+  return (path) => roots.some((r) => path === r || path.startsWith(`${r}.`) || path.startsWith(`${r}[]`));
+}
+
+const isRateLimit = (ex: Exchange): boolean => ex.httpStatus === 429 || ex.httpStatus === 503;
+
+/** A fact of the vocabulary, before its evidence is attached (once per value, by scenarioFacts). */
+export type VocabularyFact = Omit<ReadingFact, 'evidence'>;
+
+/** One fact, counted: the counts of one value add up over the run. */
+const fact = (knob: string, value: unknown, count = 1, detail?: unknown): VocabularyFact => ({
+  point: 'reading',
+  knob,
+  value: JSON.stringify(value),
+  count,
+  ...(detail !== undefined ? { detail: detail as Record<string, unknown> } : {}),
+});
+
+/** A refusal's fact: what the request did wrong beside the answer's code, word, fields, message and examples. */
+export function refusedFact(api: ApiModel, ex: Exchange, faults: readonly string[]): VocabularyFact | undefined {
+  const body = bodyOf(ex);
+  if (!body || body.ok === true) return undefined;
+  // A fault of an empty value tells no kind: a provider may read it as missing or as malformed.
+  const empty = Object.values(ex.params).some((v) => v === '');
+  return fact(
+    'vocabulary:refused',
+    [faults, ex.httpStatus, String(body.status), fieldSignature(body), empty, ex.endpoint],
+    1,
+    {
+      message: typeof body.message === 'string' ? body.message.slice(0, 200) : undefined,
+      examples: examplesOf(body, undocumentedPaths(api, ex)),
+    },
+  );
+}
+
+/** What one answer shows of the provider's vocabulary. */
+export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext): VocabularyFact[] {
+  const body = bodyOf(ex);
+  if (!body) return [];
+  const out: VocabularyFact[] = [];
+  const undocumented = undocumentedPaths(api, ex);
+  const faults = requestFaults(api, ex, ctx);
+  if (body.ok !== true) {
+    const refused = refusedFact(api, ex, isRateLimit(ex) ? ['rate-limited'] : faults);
+    if (refused) out.push(refused);
+    if (isRateLimit(ex)) return out;
+  }
+  // Each parameter's value, by its shape, beside the outcome: the learner tells from the refusal's word whose
+  // value it was (reading.ts), and whether the document's schema judged the value otherwise.
+  const folded = api.foldRequest(ex.endpoint, ex.params);
+  const outcome = outcomeOf(ex);
+  for (const param of api.operation(ex.endpoint).params) {
+    const v = sentValue(folded.sentAs, ex.params, param.name, ex.method);
+    if (v === undefined || param.role === 'secret') continue;
+    const flagged = folded.problems.find((q) => q.param === param.name)?.code ?? '';
+    out.push(fact('vocabulary:value', [ex.endpoint, param.name, valueShape(param.role, v), outcome, flagged]));
+  }
+  if (body.ok !== true) return out;
+  // A success: its envelope's fields (history records apart), each record's, and the forms of its numbers.
+  const recs = ex.endpoint === 'history-transaksi' ? records(ex) : undefined;
+  const inRecords = (path: string): boolean => recs !== undefined && path.startsWith('data[]');
+  out.push(
+    fact(
+      'vocabulary:success',
+      [ex.endpoint, fieldSignature(body, inRecords)],
+      1,
+      examplesOf(body, (path) => undocumented(path) && !inRecords(path)),
+    ),
+  );
+  // An undocumented field that carries a parameter's value back (a filter echoed in `meta`, the name in `detail`).
+  const leaves = examplesOf(body, (path) => undocumented(path) && !inRecords(path));
+  const raw = flatLeaves(body);
+  for (const param of api.operation(ex.endpoint).params) {
+    if (param.role === 'secret') continue;
+    const sent = sentValue(folded.sentAs, ex.params, param.name, ex.method);
+    for (const path of Object.keys(leaves)) {
+      const v = raw.get(path);
+      const verdict =
+        sent !== undefined && v !== undefined && v !== null && String(v) === String(sent)
+          ? 'same'
+          : (sent === undefined || sent === '') && v === null
+            ? 'null'
+            : 'other';
+      out.push(fact('vocabulary:echo', [ex.endpoint, path, param.name, verdict]));
+    }
+  }
+  const forms = new Map<string, number>();
+  const countForms = (value: unknown, own: boolean, prefix: string): void => {
+    const walk = (v: unknown, path: string): void => {
+      const form = phoneForm(v);
+      if (form) {
+        const key = JSON.stringify([ex.endpoint, path, own ? 'own' : 'other', form]);
+        forms.set(key, (forms.get(key) ?? 0) + 1);
+      }
+      if (Array.isArray(v)) for (const x of v) walk(x, `${path}[]`);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
+    };
+    walk(value, prefix);
+  };
+  if (recs) {
+    const sigs = new Map<string, { count: number; rec: Record<string, unknown> }>();
+    for (const r of recs) {
+      const own = ctx.ownTrxIds.has(String(r.trx_id));
+      const key = JSON.stringify([own ? 'own' : 'other', fieldSignature(r)]);
+      const seen = sigs.get(key);
+      if (seen) seen.count++;
+      else sigs.set(key, { count: 1, rec: r });
+      countForms(r, own, 'data[]');
+    }
+    for (const [key, { count, rec }] of sigs)
+      out.push({
+        point: 'reading',
+        knob: 'vocabulary:record',
+        value: key,
+        count,
+        detail: examplesOf(rec, (path) => undocumented(`data[].${path}`)),
+      });
+    countForms({ ...body, data: undefined }, false, '');
+  } else countForms(body, false, '');
+  for (const [key, count] of forms) out.push({ point: 'reading', knob: 'vocabulary:form', value: key, count });
+  if (ex.endpoint === 'invite-member' && ctx.product !== undefined) {
+    const code = String(folded.params.product_code ?? '');
+    if (code.toLowerCase() === ctx.product.toLowerCase())
+      out.push(
+        fact('vocabulary:product', [ctx.product, ctx.kind ?? ''], 1, {
+          ...(ctx.price !== undefined ? { price: ctx.price } : {}),
+        }),
+      );
+  }
+  return out;
+}

@@ -1,0 +1,247 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { KNOB_NAMES } from './open-points.js';
+import { ENDPOINTS } from './types.js';
+
+// The provider's reading as a file (reports/provider-reading.yaml): written by the gate (src/gate/reading.ts,
+// src/gate/vocabulary.ts), read by `h2h mock --legal-profile` (src/simulator/legal.ts) and served
+// (src/simulator/vocabulary.ts). One schema for both sides, checked when read. docs/gate.md describes it.
+
+/** The version of the file's schema; a file of another version is refused when read. */
+export const READING_FILE_VERSION = 2;
+
+/**
+ * Every kind of refusal the gate provokes, named by what the request did wrong (never by a provider's word):
+ * the key, the parameters (`malformed-<param>`), the business rules, and the HTTP request itself.
+ */
+export const REFUSAL_KINDS = [
+  'missing-key',
+  'wrong-key',
+  'conflict',
+  'missing-parameter',
+  'malformed-trx-id',
+  'malformed-product',
+  'malformed-msisdn',
+  'malformed-name',
+  'malformed-kind',
+  'malformed-limit',
+  'malformed-q',
+  'malformed-date',
+  'malformed-month',
+  'malformed-year',
+  'limit-over-maximum',
+  'unknown-product',
+  'kind-mismatch',
+  'used-trx-id',
+  'balance-too-low',
+  'no-free-slot',
+  'unknown-transaction',
+  'not-json',
+  'unknown-path',
+  'other-method',
+  'rate-limited',
+] as const;
+export type RefusalKind = (typeof REFUSAL_KINDS)[number];
+
+export function isRefusalKind(s: string): s is RefusalKind {
+  return (REFUSAL_KINDS as readonly string[]).includes(s);
+}
+
+/** The refusal kind of a malformed parameter (canonical name): `msisdn` -> `malformed-msisdn`. */
+export function malformedKind(param: string): RefusalKind | undefined {
+  const kind = `malformed-${param === 'product_code' ? 'product' : param.replace(/_/g, '-')}`;
+  return isRefusalKind(kind) ? kind : undefined;
+}
+
+const evidence = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['request', 'answer'],
+  properties: {
+    /** `POST /api/saldo-user {"api_key":"***"}`, redacted. */
+    request: { type: 'string' },
+    /** `HTTP 403 application/json {...}`, redacted. */
+    answer: { type: 'string' },
+  },
+} as const satisfies JSONSchema;
+
+/** A field at some level of an answer (`data[].waktu`): its JSON type(s), and an example when undocumented. */
+const field = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    /** `string`, `number`, `boolean`, `null`, `object`, `array`, or several joined by `|`. */
+    type: {
+      type: 'string',
+      pattern: '^(string|number|boolean|null|object|array)(\\|(string|number|boolean|null|object|array))*$',
+    },
+    /** A value the provider sent (undocumented fields only; a phone number is replaced by one of its form). */
+    example: {},
+    /** How many of the answers (or records) that had its level carried it, when not all did. */
+    share: { type: 'number', minimum: 0, maximum: 1 },
+    /** The parameter whose value it carries back (null, or absent, when the request has none). */
+    echo: { type: 'string' },
+  },
+} as const satisfies JSONSchema;
+
+const fields = { type: 'object', additionalProperties: field } as const satisfies JSONSchema;
+
+const count = { type: 'integer', minimum: 0 } as const satisfies JSONSchema;
+
+const refusalProperties = {
+  http: { type: 'integer', minimum: 100, maximum: 599 },
+  /** The status word. */
+  status: { type: 'string' },
+  /** A message the provider sent with it (an example). */
+  message: { type: 'string' },
+  fields,
+  /** Answers of this kind seen. */
+  seen: count,
+  /** Other words or codes seen for this kind, with how often: `403 invalid_key: 3`. */
+  others: { type: 'object', additionalProperties: count },
+  evidence,
+} as const satisfies Record<string, JSONSchema>;
+
+const endpointRefusal = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['http', 'status', 'fields', 'seen', 'evidence'],
+  properties: refusalProperties,
+} as const satisfies JSONSchema;
+
+const refusal = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['http', 'status', 'fields', 'seen', 'evidence'],
+  properties: {
+    ...refusalProperties,
+    /** Endpoints that word this kind otherwise, each with its own. */
+    endpoints: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(ENDPOINTS.map((e) => [e, endpointRefusal])) as Record<
+        (typeof ENDPOINTS)[number],
+        typeof endpointRefusal
+      >,
+    },
+  },
+} as const satisfies JSONSchema;
+
+const success = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['fields', 'seen', 'evidence'],
+  properties: {
+    /** Every field at every level but history records': documented ones with their type, the others with an example. */
+    fields,
+    /** History records: those of the run's own invites and the others, each with its fields. */
+    records: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { own: fields, other: fields },
+    },
+    /** The content type and content coding the answers came with. */
+    'content-type': { type: 'string' },
+    seen: count,
+    evidence,
+  },
+} as const satisfies JSONSchema;
+
+/** `{62: 99, 08: 77}`: how many numbers of a field were seen in each form. */
+const formShares = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { '62': count, '08': count, '+62': count },
+} as const satisfies JSONSchema;
+
+const endpointMap = <T extends JSONSchema>(of: T) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(ENDPOINTS.map((e) => [e, of])) as Record<(typeof ENDPOINTS)[number], T>,
+  }) as const;
+
+const knobValue = { anyOf: [{ type: 'string' }, { type: 'number' }] } as const satisfies JSONSchema;
+
+/** The file: the knobs in `--legal-profile`'s form, then the provider's vocabulary, each value with its evidence. */
+export const READING_FILE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    /** READING_FILE_VERSION; a file without it is a hand-written profile (knobs only). */
+    version: { type: 'integer' },
+    /** A named profile the knobs apply on top of (hand-written files). */
+    profile: { type: 'string' },
+    ...(Object.fromEntries(KNOB_NAMES.map((k) => [k, knobValue])) as Record<
+      (typeof KNOB_NAMES)[number],
+      typeof knobValue
+    >),
+    /** Where the file was learned: the target (no key), the run's time and seed. */
+    learned: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['from', 'at'],
+      properties: { from: { type: 'string' }, at: { type: 'string' }, run: { type: 'string' } },
+    },
+    /** Each knob's evidence: a request and answer that show its value. */
+    evidence: { type: 'object', additionalProperties: evidence },
+    /** The provider's refusals by kind (REFUSAL_KINDS). */
+    refusals: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(REFUSAL_KINDS.map((k) => [k, refusal])) as Record<RefusalKind, typeof refusal>,
+    },
+    /** The provider's successful answers, by endpoint. */
+    successes: endpointMap(success),
+    /** The forms of each phone-number field, by endpoint and field path. */
+    forms: endpointMap({ type: 'object', additionalProperties: formShares }),
+    /** Products seen carried out, by code: their kind and the price the balance showed. */
+    products: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind'],
+        properties: {
+          kind: { type: 'string', enum: ['akrab', 'circle'] },
+          price: { type: 'number', exclusiveMinimum: 0 },
+          evidence,
+        },
+      },
+    },
+    /** Which refusal a request with several faults gets: kinds in the order the provider checks them. */
+    precedence: { type: 'array', items: { type: 'string', enum: [...REFUSAL_KINDS] } },
+    /**
+     * Which name wins when two names of one parameter carry different values, by endpoint and parameter:
+     * refuse, canonical or alias.
+     */
+    names: endpointMap({
+      type: 'object',
+      additionalProperties: { type: 'string', enum: ['refuse', 'canonical', 'alias'] },
+    }),
+    /**
+     * Values of a parameter the provider judged otherwise than openapi.yaml's schema, by the value's shape
+     * (`d4-d2-d2`, `08d10`, `empty`): `accepted`, or the kind of refusal it got.
+     */
+    values: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: { type: 'string', enum: ['accepted', ...REFUSAL_KINDS] },
+      },
+    },
+    /** What was not learned, by point (`refusals.balance-too-low`), with the reason. */
+    'not-learned': { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const satisfies JSONSchema;
+
+export type ReadingFile = FromSchema<typeof READING_FILE_SCHEMA>;
+export type Vocabulary = Omit<
+  ReadingFile,
+  'version' | 'profile' | 'learned' | 'evidence' | (typeof KNOB_NAMES)[number]
+>;
+export type LearnedRefusal = FromSchema<typeof refusal>;
+export type EndpointRefusal = FromSchema<typeof endpointRefusal>;
+export type LearnedSuccess = FromSchema<typeof success>;
+export type LearnedFields = FromSchema<typeof fields>;
+export type ReadingEvidence = FromSchema<typeof evidence>;

@@ -1,0 +1,389 @@
+import { createHash } from 'node:crypto';
+import type { ApiModel } from '../openapi/load.js';
+import { to08, to62 } from '../openapi/numbers.js';
+import {
+  type EndpointRefusal,
+  type LearnedFields,
+  malformedKind,
+  REFUSAL_KINDS,
+  type RefusalKind,
+  type Vocabulary,
+} from '../openapi/reading-file.js';
+import { phoneForm, sentValue, valueShape } from '../openapi/shape.js';
+import type { Endpoint, Params } from '../openapi/types.js';
+import { type Answer, type RefusalStatus, refuse } from './answer.js';
+import type { Fixture } from './fixtures.js';
+import { limitsOf, type Reading } from './legal.js';
+
+// A learned reading served (issue 27): the provider's words, codes, fields, forms, products and checks in place
+// of the simulator's own wherever the reading file has a value; the simulator's own everywhere else.
+
+/** The kind of each of the simulator's refusal statuses (INVALID_API_KEY is a missing or a wrong key). */
+const KIND_OF_STATUS: Partial<Record<RefusalStatus, RefusalKind>> = {
+  INVALID_API_KEY: 'wrong-key',
+  MISSING_PARAMETER: 'missing-parameter',
+  CONFLICTING_PARAMETER: 'conflict',
+  INVALID_TRX_ID: 'malformed-trx-id',
+  INVALID_PRODUCT_CODE: 'malformed-product',
+  INVALID_MSISDN: 'malformed-msisdn',
+  INVALID_NAME: 'malformed-name',
+  INVALID_KIND: 'malformed-kind',
+  INVALID_LIMIT: 'malformed-limit',
+  INVALID_Q: 'malformed-q',
+  INVALID_DATE: 'malformed-date',
+  INVALID_MONTH: 'malformed-month',
+  INVALID_YEAR: 'malformed-year',
+  MALFORMED_JSON: 'not-json',
+  UNKNOWN_PRODUCT: 'unknown-product',
+  KIND_MISMATCH: 'kind-mismatch',
+  DUPLICATE_TRX_ID: 'used-trx-id',
+  INSUFFICIENT_BALANCE: 'balance-too-low',
+  NO_FREE_SLOT: 'no-free-slot',
+  TRX_NOT_FOUND: 'unknown-transaction',
+  NOT_FOUND: 'unknown-path',
+  METHOD_NOT_ALLOWED: 'other-method',
+  RATE_LIMITED: 'rate-limited',
+};
+
+/** The simulator's own status for a kind, for a kind the reading has no word for. */
+function statusOfKind(kind: RefusalKind): RefusalStatus {
+  if (kind === 'missing-key') return 'INVALID_API_KEY';
+  if (kind === 'limit-over-maximum') return 'INVALID_LIMIT';
+  const found = (Object.entries(KIND_OF_STATUS) as [RefusalStatus, RefusalKind][]).find(([, k]) => k === kind);
+  return found?.[0] ?? 'INVALID_PARAMETER';
+}
+
+/** What the mock knows of its own account when it tells what a request did wrong. */
+export interface World {
+  api: ApiModel;
+  /** The account a key is, if any. */
+  accountOf(key: string): string | undefined;
+  /** Whether a trx_id is used on an account. */
+  used(account: string, trxId: string): boolean;
+  /** A product by code or name, in any letter case. */
+  product(codeOrName: string): { kind: string } | undefined;
+}
+
+/** Where an answer part came from, for the `h2h-source` header and the log. */
+export type Source = 'learned' | 'openapi' | 'default';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const parentOf = (path: string): string => {
+  const i = path.lastIndexOf('.');
+  return i < 0 ? (path.endsWith('[]') ? path : '') : path.slice(0, i);
+};
+const keyOf = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
+const join = (prefix: string, key: string): string => (prefix ? `${prefix}.${key}` : key);
+
+function placeholder(type: string): unknown {
+  switch (type.split('|')[0]) {
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    case 'object':
+      return {};
+    case 'array':
+      return [];
+    default:
+      return '';
+  }
+}
+
+/**
+ * Makes one level of a value carry exactly the learned fields: those the provider never sent go, those it sent
+ * (in at least half its answers) and the value lacks come, with the provider's example; a number where the
+ * provider sent a string (or the reverse) is turned. `skip`: a path whose contents are shaped elsewhere.
+ */
+export function conform(
+  value: Record<string, unknown>,
+  fields: LearnedFields,
+  prefix = '',
+  skip?: string,
+  echo?: (param: string) => unknown,
+): void {
+  for (const k of Object.keys(value)) {
+    const path = join(prefix, k);
+    const f = fields[path];
+    if (!f) {
+      delete value[k];
+      continue;
+    }
+    if (path === skip) continue;
+    const v = value[k];
+    const types = f.type.split('|');
+    if (typeof v === 'number' && !types.includes('number') && types.includes('string')) value[k] = String(v);
+    else if (
+      typeof v === 'string' &&
+      !types.includes('string') &&
+      types.includes('number') &&
+      v !== '' &&
+      Number.isFinite(Number(v))
+    )
+      value[k] = Number(v);
+    if (isObject(v)) conform(v, fields, path, skip, echo);
+    else if (Array.isArray(v)) for (const x of v) if (isObject(x)) conform(x, fields, `${path}[]`, skip, echo);
+  }
+  for (const [path, f] of Object.entries(fields)) {
+    if (parentOf(path) !== prefix || path.endsWith('[]')) continue;
+    const k = keyOf(path);
+    if (Object.hasOwn(value, k)) continue;
+    if (f.echo !== undefined) {
+      // The request's own value back; null (or nothing) when it has none.
+      const sent = echo?.(f.echo);
+      const types = f.type.split('|');
+      if (sent !== undefined)
+        value[k] =
+          typeof sent === 'string' &&
+          !types.includes('string') &&
+          types.includes('number') &&
+          Number.isFinite(Number(sent))
+            ? Number(sent)
+            : sent;
+      else if (types.includes('null')) value[k] = null;
+      // A field every answer had, though the request did not carry its value: the provider's example.
+      else if ((f.share ?? 1) >= 0.5)
+        value[k] = f.example !== undefined ? structuredClone(f.example) : placeholder(f.type);
+      continue;
+    }
+    if ((f.share ?? 1) < 0.5) continue;
+    let v: unknown = f.example !== undefined ? structuredClone(f.example) : placeholder(f.type);
+    if (isObject(v)) conform(v, fields, path, skip, echo);
+    else if (Array.isArray(v) && v.length === 0 && fields[`${path}[]`]) {
+      const item = fields[`${path}[]`];
+      const one = item?.example !== undefined ? structuredClone(item.example) : placeholder(item?.type ?? 'object');
+      if (isObject(one)) conform(one, fields, `${path}[]`, skip);
+      v = [one];
+    }
+    value[k] = v;
+  }
+}
+
+/** A number in a form: 62, 08 or +62. */
+function inForm(number: string, form: string): string {
+  if (form === '08') return to08(number);
+  if (form === '+62') return `+${to62(number)}`;
+  return to62(number);
+}
+
+/** A stable pick among counted choices: the same key always picks the same, in the choices' shares. */
+function pick(shares: Record<string, number | undefined>, key: string): string | undefined {
+  const list = Object.entries(shares).filter((e): e is [string, number] => (e[1] ?? 0) > 0);
+  const total = list.reduce((a, [, n]) => a + n, 0);
+  if (!total) return undefined;
+  const at = createHash('sha256').update(key).digest().readUInt32BE(0) % total;
+  let sum = 0;
+  for (const [form, n] of list) {
+    sum += n;
+    if (at < sum) return form;
+  }
+  return list.at(-1)?.[0];
+}
+
+/**
+ * A learned reading, ready to serve: the refusal a request gets for what it did wrong (in the order the provider
+ * checks), its refusals and successes in the provider's words, fields and forms.
+ */
+export class LearnedReading {
+  private readonly order: RefusalKind[];
+
+  constructor(
+    readonly vocabulary: Vocabulary,
+    private readonly reading: Reading,
+    /** How a recorded account's numbers showed, by trx_id and field path (fixture `forms`). */
+    private readonly shown: Fixture['forms'] = {},
+  ) {
+    // The simulator's own order of checks, with the provider's order among the kinds it was seen to check.
+    const learned = vocabulary.precedence ?? [];
+    let next = 0;
+    this.order = REFUSAL_KINDS.map((k) => (learned.includes(k) ? (learned[next++] as RefusalKind) : k));
+  }
+
+  /** The learned judgement of one value of a parameter, by its shape. */
+  private rule(endpoint: Endpoint, param: string, role: string, value: unknown): RefusalKind | 'accepted' | undefined {
+    if (value === undefined || Array.isArray(value)) return undefined;
+    return this.vocabulary.values?.[`${endpoint}.${param}`]?.[valueShape(role, value)];
+  }
+
+  /** Whether the provider was seen to accept a value the document's schema refuses (SimState.accepts). */
+  accepts(api: ApiModel, endpoint: Endpoint, param: string, value: unknown): boolean {
+    const role = api.operation(endpoint).params.find((p) => p.name === param)?.role ?? '';
+    return this.rule(endpoint, param, role, value) === 'accepted';
+  }
+
+  /**
+   * Before the business rules: the kind of refusal a request gets for what it did wrong, checked in the
+   * provider's order; or its parameters as the provider reads them (an empty value it reads as none dropped, a
+   * month of one digit padded).
+   */
+  check(endpoint: Endpoint, raw: Params, world: World): { kind: RefusalKind } | { params: Params } {
+    const op = world.api.operation(endpoint);
+    const params: Params = { ...raw };
+    for (const p of op.params)
+      for (const name of [p.name, ...p.aliases]) {
+        const v = params[name];
+        if (this.rule(endpoint, p.name, p.role, v) !== 'accepted') continue;
+        if (v === '') delete params[name];
+        else if (p.role === 'month' && typeof v === 'string' && /^[0-9]$/.test(v)) params[name] = `0${v}`;
+      }
+    const folded = world.api.foldRequest(endpoint, this.oneNameEach(world.api, endpoint, params));
+    const p = folded.params;
+    const faults = new Set<RefusalKind>();
+    const role = (name: string): string => op.params.find((x) => x.name === name)?.role ?? '';
+    for (const q of folded.problems) {
+      if (q.code === 'conflict') faults.add('conflict');
+      else if (q.param === 'api_key') faults.add('missing-key');
+      else if (q.code === 'missing') faults.add('missing-parameter');
+      else {
+        const rule = this.rule(endpoint, q.param, role(q.param), sentValue(folded.sentAs, params, q.param));
+        if (rule === 'accepted') continue;
+        const kind = rule ?? malformedKind(q.param);
+        if (kind) faults.add(kind);
+      }
+    }
+    const bad = (param: string): boolean => folded.problems.some((q) => q.param === param);
+    for (const name of Object.keys(p)) {
+      if (bad(name)) continue;
+      const rule = this.rule(endpoint, name, role(name), sentValue(folded.sentAs, params, name));
+      if (rule && rule !== 'accepted') faults.add(rule);
+    }
+    const limits = limitsOf(this.reading);
+    if (endpoint === 'history-transaksi' && limits.refuse && !bad('limit') && Number(p.limit) > limits.maxLimit)
+      faults.add('limit-over-maximum');
+    const account = bad('api_key') ? undefined : world.accountOf(String(p.api_key));
+    if (!bad('api_key') && account === undefined) faults.add('wrong-key');
+    if (endpoint === 'invite-member' && account !== undefined) {
+      if (!bad('trx_id') && p.trx_id !== undefined && world.used(account, String(p.trx_id))) faults.add('used-trx-id');
+      const product =
+        bad('product_code') || p.product_code === undefined ? undefined : world.product(String(p.product_code));
+      if (!bad('product_code') && p.product_code !== undefined && !product) faults.add('unknown-product');
+      if (product && !bad('kind') && p.kind !== undefined && p.kind !== product.kind) faults.add('kind-mismatch');
+    }
+    const first = this.order.find((k) => faults.has(k));
+    return first ? { kind: first } : { params };
+  }
+
+  /** Two names of one parameter with different values: refused (the fold finds it), or one of them used. */
+  private oneNameEach(api: ApiModel, endpoint: Endpoint, raw: Params): Params {
+    if (this.reading.conflict === 'refuse') return raw;
+    const out: Params = { ...raw };
+    for (const param of api.operation(endpoint).params) {
+      const names = [param.name, ...param.aliases].filter((n) => Object.hasOwn(raw, n) && raw[n] !== undefined);
+      if (names.length < 2 || new Set(names.map((n) => JSON.stringify(raw[n]))).size < 2) continue;
+      const keep = this.reading.conflict === 'canonical' ? names[0] : names.find((n) => n !== param.name);
+      for (const n of names) if (n !== keep) delete out[n];
+    }
+    return out;
+  }
+
+  /** The kind of a refusal the simulator's rules gave. */
+  kindOf(answer: Answer, params: Params): RefusalKind | undefined {
+    const status = String(answer.body.status) as RefusalStatus;
+    if (status === 'INVALID_API_KEY' && (params.api_key ?? params.key ?? '') === '') return 'missing-key';
+    return KIND_OF_STATUS[status];
+  }
+
+  /** The provider's refusal of a kind (on an endpoint that words it otherwise, that one's), or undefined. */
+  refusal(kind: RefusalKind, endpoint?: Endpoint): { answer: Answer; entry: EndpointRefusal } | undefined {
+    const learned = this.vocabulary.refusals?.[kind];
+    const entry = (endpoint ? learned?.endpoints?.[endpoint] : undefined) ?? learned;
+    if (!entry) return undefined;
+    const body: Record<string, unknown> = {};
+    conform(body, entry.fields);
+    body.ok = false;
+    body.status = entry.status;
+    if (Object.hasOwn(entry.fields, 'message')) body.message = entry.message ?? '';
+    return { answer: { http: entry.http, body }, entry };
+  }
+
+  /** The simulator's own refusal of a kind, where the reading has no word for it. */
+  ownRefusal(kind: RefusalKind): Answer {
+    return refuse(statusOfKind(kind), `Refused: ${kind}.`);
+  }
+
+  /**
+   * A successful answer in the provider's fields and forms: the envelope's fields as learned, each history record's
+   * as the provider's own invites' or the others', every phone number in a form of the learned shares (or as the
+   * recorded account showed it).
+   */
+  success(
+    api: ApiModel,
+    answer: Answer,
+    endpoint: Endpoint,
+    own: ReadonlySet<string>,
+    sent: Params,
+  ): { answer: Answer; learned: boolean } {
+    const learned = this.vocabulary.successes?.[endpoint];
+    const body = structuredClone(answer.body);
+    const history = endpoint === 'history-transaksi' && Array.isArray(body.data);
+    if (learned) {
+      const { sentAs } = api.foldRequest(endpoint, sent);
+      const echo = (param: string): unknown => sentValue(sentAs, sent, param);
+      conform(body, learned.fields, '', history ? 'data' : undefined, echo);
+      if (history && Array.isArray(body.data))
+        for (const rec of body.data) {
+          if (!isObject(rec)) continue;
+          const mine = own.has(String(rec.trx_id));
+          const fields =
+            (mine ? learned.records?.own : learned.records?.other) ?? learned.records?.other ?? learned.records?.own;
+          if (fields) conform(rec, fields);
+        }
+    }
+    const forms = this.vocabulary.forms?.[endpoint];
+    // A value the request carried back stays as it was sent.
+    const echoed = new Set(
+      Object.entries(learned?.fields ?? {})
+        .filter(([, f]) => f.echo)
+        .map(([p]) => p),
+    );
+    if (forms) this.reform(body, forms, own, endpoint, echoed);
+    return { answer: { ...answer, body }, learned: learned !== undefined };
+  }
+
+  /** Every phone number of a body in the form the learned shares (or the recorded account) give its field. */
+  private reform(
+    body: Record<string, unknown>,
+    forms: Record<string, Record<string, number | undefined>>,
+    own: ReadonlySet<string>,
+    endpoint: Endpoint,
+    echoed: ReadonlySet<string>,
+  ): void {
+    const walk = (v: unknown, path: string, trx: string): unknown => {
+      if (typeof v === 'string' && phoneForm(v) && !echoed.has(path)) {
+        const mine = own.has(trx);
+        const shares = (mine ? forms[`${path} (own invites)`] : undefined) ?? forms[path];
+        const recorded = this.shown?.[trx]?.[`${endpoint} ${path}`];
+        const form = recorded ?? (shares ? pick(shares, `${trx}|${path}|${v}`) : undefined);
+        return form ? inForm(v, form) : v;
+      }
+      if (Array.isArray(v)) return v.map((x) => walk(x, `${path}[]`, trx));
+      if (isObject(v)) {
+        const id = typeof v.trx_id === 'string' ? v.trx_id : trx;
+        for (const [k, x] of Object.entries(v)) v[k] = walk(x, join(path, k), id);
+        return v;
+      }
+      return v;
+    };
+    walk(body, '', typeof body.trx_id === 'string' ? body.trx_id : '');
+  }
+}
+
+/** The fixture with the learned products added (a client's own product is then one the mock sells). */
+export function withProducts(fixture: Fixture, vocabulary: Vocabulary | undefined): Fixture {
+  const learned = Object.entries(vocabulary?.products ?? {});
+  if (!learned.length) return fixture;
+  const known = new Set(fixture.products.map((p) => p.code.toLowerCase()));
+  const cheapest = Math.min(...fixture.products.map((p) => p.price));
+  return {
+    ...fixture,
+    products: [
+      ...fixture.products,
+      ...learned
+        .filter(([code]) => !known.has(code.toLowerCase()))
+        .map(([code, p]) => ({ code, name: code, kind: p.kind, price: Math.max(1, Math.round(p.price ?? cheapest)) })),
+    ],
+  };
+}

@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import {
+  type Fidelity,
+  INDEPENDENT,
+  independentFidelity,
+  recordGate,
+  simulatorFidelity,
+  startIndependent,
+} from '../bench/fidelity.ts';
+import { compareToBaseline } from '../src/gate/baseline.ts';
+import type { ContractSummary } from '../src/gate/summary.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
+import { PROFILES, parseReading } from '../src/simulator/legal.ts';
+import { startSimulator } from '../src/simulator/server.ts';
+import { gateInProcess, NO_TARGET_ENV, runCli } from './helpers.ts';
+
+// The fidelity of a learned reading (issue 27): the gate's requests against a provider, replayed against the mock
+// serving what the run learned, give answers of the same shape (bench/fidelity.ts). The covering set's readings are
+// measured in gate-verdicts.test.ts, beside the gate runs it makes anyway.
+
+const api = loadApiModel();
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-fidelity-test-'));
+const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 2);
+
+/** At least 99 % of the pairs equal by shape; the message lists what differed. */
+function atLeast99(name: string, f: Fidelity): void {
+  assert.ok(
+    f.share >= 0.99,
+    `${name}: ${(100 * f.share).toFixed(2)} % (${f.equal}/${f.total}); ${f.differences
+      .slice(0, 5)
+      .map((d) => `${d.count} ${d.what}: ${d.example}`)
+      .join(' | ')}`,
+  );
+  assert.ok(f.total > 1000, `${name}: ${f.total} requests replayed`);
+}
+
+describe('fidelity: the learned reading served answers the gate’s requests as the provider did', {
+  concurrency: CONCURRENCY,
+}, () => {
+  for (const name of INDEPENDENT)
+    it(`the independent implementation ${name} (its own words, codes, fields, forms and products)`, async () => {
+      const { fidelity, recording } = await independentFidelity(api, name);
+      assert.equal(recording.summary.result, 'held', `${name} keeps the contract`);
+      atLeast99(name, fidelity);
+    });
+  for (const name of Object.keys(PROFILES))
+    it(`the legal profile ${name}`, async () => {
+      const { fidelity } = await simulatorFidelity(api, parseReading(name));
+      atLeast99(name, fidelity);
+    });
+});
+
+/** A loopback proxy to `origin` that answers with one status word replaced by another. */
+async function wordChanging(
+  origin: string,
+  from: string,
+  to: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(origin);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers = { ...req.headers, 'accept-encoding': 'identity' };
+      const out = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () => {
+            const text = Buffer.concat(body).toString('utf8').split(`"${from}"`).join(`"${to}"`);
+            const { 'content-length': _length, ...rest } = answer.headers;
+            res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': Buffer.byteLength(text) });
+            res.end(text);
+          });
+        },
+      );
+      out.on('error', () => res.destroy());
+      out.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+describe('a provider other than the simulator, learned, served and compared', () => {
+  it('its words, codes, products and mixed forms served give the same answers; one word changed is named alone; a point not learned is no change', async () => {
+    // garuda: refusals in its own lower-case words with HTTP 401, 400, 404, 409 and 422 by kind, its own product
+    // (AKRAB_L), members in 62- and 08-form.
+    const first = await independentFidelity(api, 'garuda');
+    atLeast99('garuda', first.fidelity);
+    const v = first.recording.summary.vocabulary;
+    assert.equal(v.refusals?.['wrong-key']?.status, 'invalid_key');
+    assert.equal(v.refusals?.['wrong-key']?.http, 401);
+    assert.equal(v.refusals?.['malformed-msisdn']?.http, 422);
+    assert.equal(v.refusals?.['used-trx-id']?.http, 409);
+    assert.equal(v.refusals?.['unknown-transaction']?.http, 404);
+    assert.equal(v.products?.AKRAB_L?.kind, 'akrab');
+    const members = v.forms?.['history-transaksi']?.['data[].member_number'] ?? {};
+    assert.ok((members['62'] ?? 0) > 0 && (members['08'] ?? 0) > 0, `both forms learned: ${JSON.stringify(members)}`);
+
+    // The same provider again, with one word changed: the baseline names exactly that word.
+    const server = await startIndependent('garuda');
+    const proxy = await wordChanging(server.url, 'invalid_key', 'key_not_valid');
+    let second: ContractSummary;
+    try {
+      second = (
+        await recordGate(api, {
+          baseUrl: proxy.url,
+          apiKey: server.key,
+          allowWrites: true,
+          product: server.suite.product,
+          kind: server.suite.kind,
+          msisdns: server.suite.msisdn,
+        })
+      ).summary;
+    } finally {
+      await proxy.close();
+      await server.stop();
+    }
+    const since = compareToBaseline('first', first.recording.summary, second);
+    assert.deepEqual(
+      since.reading.map((c) => `${c.grade}: ${c.point} ${c.change}`),
+      ['breaking: refusals.wrong-key.status invalid_key -> key_not_valid'],
+    );
+
+    // A read-only run through the CLI: what needs writes (the lag, the products, the run's own records) is not
+    // seen this time, never a change: --fail-on-change exits 0.
+    const baseline = join(tmp, 'garuda-baseline.json');
+    writeFileSync(baseline, JSON.stringify(first.recording.summary));
+    const again = await startIndependent('garuda');
+    try {
+      const reports = join(tmp, 'garuda-read-only');
+      const r = await runCli(
+        [
+          'contract',
+          '--base-url',
+          again.url,
+          '--api-key',
+          again.key,
+          '--reports-dir',
+          reports,
+          '--baseline',
+          baseline,
+          '--fail-on-change',
+          'breaking',
+        ],
+        { env: NO_TARGET_ENV, timeoutMs: 300_000 },
+      );
+      assert.equal(r.code, 0, `${r.stderr.slice(-3000)}`);
+      const summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
+      assert.deepEqual(
+        summary.sinceBaseline?.reading.filter((c) => c.grade === 'breaking'),
+        [],
+        'nothing breaking changed',
+      );
+      assert.ok(
+        summary.sinceBaseline?.notSeen.some((n) => /^lag: not seen this time/.test(n)),
+        `${summary.sinceBaseline?.notSeen.join('; ')}`,
+      );
+      assert.match(
+        readFileSync(join(reports, 'contract-summary.md'), 'utf8'),
+        /Learned in one run only \(never a change\)/,
+      );
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('a read-only run against a provider that replays used trx_ids does not claim repeat: refuse', async () => {
+    for (const provider of ['garuda', 'kancil'] as const) {
+      const server = await startIndependent(provider, provider === 'garuda' ? 'idempotent' : 'idempoten');
+      try {
+        const rec = await recordGate(
+          api,
+          {
+            baseUrl: server.url,
+            apiKey: server.key,
+            allowWrites: false,
+            product: server.suite.product,
+            kind: server.suite.kind,
+            msisdns: server.suite.msisdn,
+          },
+          { maxInvites: 0 },
+        );
+        const repeat = rec.summary.reading.find((p) => p.knob === 'repeat');
+        assert.equal(repeat?.value, undefined, `${provider}: repeat is not learned read-only (${repeat?.value})`);
+        assert.match(repeat?.note ?? '', /read-only run repeats one only with a product that cannot exist/);
+      } finally {
+        await server.stop();
+      }
+    }
+    // The simulator replaying used trx_ids: read-only, not claimed either; with writes, learned as replay.
+    const sim = await startSimulator({ reading: parseReading('repeat=replay') });
+    try {
+      const readOnly = (await gateInProcess(sim, {}, undefined, { allowWrites: false })).summary;
+      assert.equal(readOnly.reading.find((p) => p.knob === 'repeat')?.value, undefined);
+    } finally {
+      await sim.close();
+    }
+    const { recording } = await simulatorFidelity(api, parseReading('repeat=replay'));
+    assert.equal(recording.summary.reading.find((p) => p.knob === 'repeat')?.value, 'replay');
+  });
+});
