@@ -140,7 +140,9 @@ export function houseFindings(): { long: FunctionSpan[]; cycles: string[][]; twi
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const { all, long, cycles, twice } = houseFindings();
-  console.log(`house: ${all.length} functions; over ${MAX_FUNCTION_LINES} lines: ${long.length}; over 60: ${all.filter((f) => f.lines > 60).length}`);
+  console.log(
+    `house: ${all.length} functions; over ${MAX_FUNCTION_LINES} lines: ${long.length}; over 60: ${all.filter((f) => f.lines > 60).length}`,
+  );
   console.log('the ten longest:');
   for (const f of all.slice(0, 10)) console.log(`  ${String(f.lines).padStart(4)}  ${f.file}:${f.line} ${f.name}`);
   for (const c of cycles) console.log(`cycle: ${c.join(' <-> ')}`);

@@ -13,8 +13,9 @@ import { startSimulator } from '../src/simulator/server.ts';
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
 const dir = process.env.H2H_MUTATION_KILLS;
 /** StrykerJS's instrumented code records which mutants' code ran (the command runner does not read it: we do). */
-const stryker = (globalThis as { __stryker__?: { mutantCoverage?: { static: object; perTest: Record<string, object> } } })
-  .__stryker__;
+const stryker = (
+  globalThis as { __stryker__?: { mutantCoverage?: { static: object; perTest: Record<string, object> } } }
+).__stryker__;
 const COVERAGE = dir ? join(dir, 'coverage.json') : undefined;
 // A mutant whose code the reference run never reached changes no answer the gate sees: it is marked as not reached
 // (scripts/mutation-report.ts lists those apart, for review) without a run of its own.
@@ -43,7 +44,10 @@ try {
   if (first && mutant && dir) {
     mkdirSync(dir, { recursive: true });
     const scenario = run.ran.find((r) => r.findings.length)?.title;
-    writeFileSync(join(dir, `${mutant}.json`), `${JSON.stringify({ mutant, clause: first.clause, scenario, finding: first }, null, 1)}\n`);
+    writeFileSync(
+      join(dir, `${mutant}.json`),
+      `${JSON.stringify({ mutant, clause: first.clause, scenario, finding: first }, null, 1)}\n`,
+    );
   }
   process.exitCode = first ? 1 : 0;
 } catch (err) {

@@ -86,7 +86,11 @@ function main(): number {
   const kills = new Map<string, string>();
   if (existsSync(KILLS))
     for (const f of readdirSync(KILLS).filter((n) => n.endsWith('.json'))) {
-      const k = JSON.parse(readFileSync(join(KILLS, f), 'utf8')) as { mutant: string; clause: string; scenario?: string };
+      const k = JSON.parse(readFileSync(join(KILLS, f), 'utf8')) as {
+        mutant: string;
+        clause: string;
+        scenario?: string;
+      };
       kills.set(k.mutant, `${k.clause}\t${k.scenario ?? ''}`);
     }
   // Survivors whose code the reference run never reached (scripts/mutant-gate.ts): classified like the others, and
@@ -106,7 +110,9 @@ function main(): number {
       const where = `${file}:${m.location.start.line}${mark} ${m.mutatorName}: ${original.slice(0, 80)} -> ${fold(m.replacement ?? '').slice(0, 80)}`;
       if (m.status === 'Killed') {
         const [clause = '(no record)', scenario = ''] = (kills.get(m.id) ?? '').split('\t');
-        (byClause[clause] ??= []).push(`${where}\n    by: ${scenario}`);
+        const list = byClause[clause] ?? [];
+        byClause[clause] = list;
+        list.push(`${where}\n    by: ${scenario}`);
       }
       if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
       if (mark) notReached++;
@@ -142,7 +148,9 @@ function main(): number {
   );
   for (const u of unclassified) console.log(`UNCLASSIFIED ${u}`);
   for (const s of stale)
-    console.log(`STALE ${s.file}: ${s.original ?? s.match ?? s.line} -> ${s.replacement ?? ''} (names no survivor now)`);
+    console.log(
+      `STALE ${s.file}: ${s.original ?? s.match ?? s.line} -> ${s.replacement ?? ''} (names no survivor now)`,
+    );
   return unclassified.length || stale.length ? 1 : 0;
 }
 

@@ -23,7 +23,8 @@ function asksFault(node) {
 function onlyUnderFault(node) {
   if (!node) return false;
   if (node.type === 'LogicalExpression' && node.operator === '&&') return onlyUnderFault(node.left);
-  if (node.type === 'LogicalExpression' && node.operator === '||') return onlyUnderFault(node.left) && onlyUnderFault(node.right);
+  if (node.type === 'LogicalExpression' && node.operator === '||')
+    return onlyUnderFault(node.left) && onlyUnderFault(node.right);
   return asksFault(node);
 }
 

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { loadApiModel } from '../src/openapi/load.js';
-import { registerPhone, registerSecret } from '../src/redact.js';
 import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
 import { type EffectiveConfig, readRunFile } from '../src/gate/handover.js';
-import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src/gate/plan.js';
 import { paceClient } from '../src/gate/pace.js';
+import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src/gate/plan.js';
 import { runDeps } from '../src/gate/run-deps.js';
 import { executeScenario } from '../src/gate/run-scenario.js';
 import type { Area } from '../src/gate/scenario.js';
@@ -17,6 +15,8 @@ import type { TargetData } from '../src/gate/target.js';
 import { discover } from '../src/gate/target.js';
 import { trxFactory } from '../src/gate/trx-ids.js';
 import { concurrencyOf } from '../src/gate/workers.js';
+import { loadApiModel } from '../src/openapi/load.js';
+import { registerPhone, registerSecret } from '../src/redact.js';
 
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
@@ -106,7 +106,9 @@ export function groupsFor(area: Area): Group[] {
   const rank = (g: Group): number => phases.indexOf(phase(g.entries[0] as PlannedScenario));
   const size = (g: Group): number => (g.parallel ? g.entries.length : 0);
   return [
-    ...[...groups].map(([key, entries]) => group(key, entries, false)).sort((a, b) => rank(a) - rank(b) || size(a) - size(b)),
+    ...[...groups]
+      .map(([key, entries]) => group(key, entries, false))
+      .sort((a, b) => rank(a) - rank(b) || size(a) - size(b)),
     ...[...later].map(([key, entries]) => group(key, entries, true)),
   ];
 }

@@ -1,9 +1,5 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadApiModel } from '../src/openapi/load.js';
-import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
-import { defaultNumber } from '../src/shared/settings.js';
-import { startEmbedded } from '../src/simulator/embedded.js';
 import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
@@ -14,13 +10,17 @@ import {
   writeRunFile,
   writeSetupError,
 } from '../src/gate/handover.js';
+import { localPace, servePace } from '../src/gate/pace.js';
 import { planRun } from '../src/gate/plan.js';
 import { preflight, targetProblem } from '../src/gate/preflight.js';
-import { localPace, servePace } from '../src/gate/pace.js';
 import { httpSend } from '../src/gate/send-policy.js';
 import { discover } from '../src/gate/target.js';
 import { newRunId, newSeed } from '../src/gate/trx-ids.js';
 import { concurrencyOf } from '../src/gate/workers.js';
+import { loadApiModel } from '../src/openapi/load.js';
+import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
+import { defaultNumber } from '../src/shared/settings.js';
+import { startEmbedded } from '../src/simulator/embedded.js';
 
 /**
  * Once per run (a composition root, like the CLI): start the embedded simulator when no base URL is given,
