@@ -97,7 +97,8 @@ const secrets = new Set<string>();
 /** The registered secrets as one alternation, longest first: made when first needed after a registration. */
 let secretPattern: RegExp | undefined;
 const phones = new Set<string>();
-let phonePattern: RegExp | undefined;
+/** A whole run of digits as long as a phone number can be (registerPhone keeps 7 to 16 digits). */
+const DIGIT_RUN = /(?<!\d)\d{7,16}(?!\d)/g;
 
 /** Values seen under a key's name that are no key: hiding them would hide the words of every report. */
 const NOT_SECRETS = new Set(['true', 'false', 'null', 'undefined']);
@@ -122,9 +123,7 @@ export function registerPhone(number: string | number | undefined): void {
   const s = to62(String(number ?? '').trim());
   if (!/^\d{7,16}$/.test(s)) return;
   for (const form of new Set([s, to08(s)])) {
-    if (phones.has(form)) continue;
     phones.add(form);
-    phonePattern = undefined;
   }
 }
 
@@ -157,16 +156,9 @@ export function redact(text: string): string {
   out = out.replace(p.keyInJson, `$1"${MASK}"`);
   out = out.replace(p.phoneInQuery, (_m, name: string, value: string) => `${name}${maskPhone(value)}`);
   out = out.replace(p.phoneInJson, (_m, name: string, value: string) => `${name}"${maskPhone(value)}"`);
-  if (phones.size) {
-    phonePattern ??= new RegExp(
-      `(?<!\\d)(?:${[...phones]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|')})(?!\\d)`,
-      'g',
-    );
-    out = out.replace(phonePattern, (m) => maskPhone(m));
-  }
+  // Every whole run of digits that is a known number, looked up in the set: one pass whatever the count of
+  // numbers learned (a busy account's history holds tens of thousands).
+  if (phones.size) out = out.replace(DIGIT_RUN, (m) => (phones.has(m) ? maskPhone(m) : m));
   return out;
 }
 

@@ -115,7 +115,10 @@ async function runPlaywright(
     rmSync(join(cfg.reportsDir, f), { force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), ...handover.env, FORCE_COLOR: '0' };
   delete env.H2H_RUN_FILE;
-  const args = [PLAYWRIGHT_CLI, 'test', '-c', PLAYWRIGHT_CONFIG];
+  // Against a target, Playwright's processes (its workers inherit the flag) favour memory over speed: a busy
+  // account's history answers are megabytes, and V8 would otherwise let several of them pile up as garbage
+  // (docs/benchmarks.md, `npm run bench:busy`). The embedded simulator's answers are small: speed wins there.
+  const args = [...(cfg.baseUrl ? ['--optimize-for-size'] : []), PLAYWRIGHT_CLI, 'test', '-c', PLAYWRIGHT_CONFIG];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   pipeRedacted(child.stdout, io.out);
   pipeRedacted(child.stderr, io.err);

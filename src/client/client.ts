@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type tls from 'node:tls';
-import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
+import { BODY_TEXT_KEPT, type Endpoint, type Exchange, type Method, type Params } from '../openapi/types.js';
 import { readJson } from '../shared/json.js';
 import { ACCEPT_ENCODING, DecodeError, decodeBody } from './codings.js';
 import { type ForwardProxy, proxyFor } from './proxy.js';
@@ -101,6 +101,9 @@ export function endpointUrl(baseUrl: string, endpoint: Endpoint, method: Method,
   }
   return url.toString();
 }
+
+/** Bodies longer than this share the records they repeat with answers read before (readJson's `share`). */
+const SHARE_FROM = 256 * 1024;
 
 /** node:tls, loaded by the first HTTPS call: a probe of plain-HTTP targets does not hold it in memory. */
 let tlsModule: typeof tls | undefined;
@@ -242,6 +245,9 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
         const declared = Number(res.headers['content-length'] ?? Number.NaN);
         const complete = async (): Promise<void> => {
           let raw: Buffer = Buffer.concat(chunks);
+          // The pieces are copied: let them go before the body is decoded and parsed (a busy account's history
+          // is megabytes, and every copy held at once counts).
+          chunks.length = 0;
           let undecodable: DecodeError | undefined;
           const coding = res.headers['content-encoding'];
           if (!truncated && coding) {
@@ -253,10 +259,14 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
               raw = Buffer.alloc(0);
             }
           }
-          const bodyText = raw.toString('utf8');
+          const text = raw.toString('utf8');
+          // Kept whole only when short: a busy account's history is megabytes, and its parsed body is what is read.
+          // The beginning is a string of its own (a slice would hold the whole text in memory).
+          const bodyText = raw.length > BODY_TEXT_KEPT ? raw.subarray(0, BODY_TEXT_KEPT).toString('utf8') : text;
+          raw = Buffer.alloc(0);
           // Read by the one bounded reader: a byte-order mark dropped, a body nested past the depth the toolkit
           // reads refused before it is parsed (ENV-1 says so), never a crash of whoever judges it.
-          const read = !truncated && !undecodable ? readJson(bodyText) : undefined;
+          const read = !truncated && !undecodable ? readJson(text, { share: text.length > SHARE_FROM }) : undefined;
           const body = read?.value;
           const bodyProblem = read?.problem !== undefined && read.kind === 'depth' ? read.problem : undefined;
           const exchange: Exchange = {
@@ -270,6 +280,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
               Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
             ),
             bodyText,
+            ...(bodyText.length < text.length ? { bodyLength: text.length } : {}),
             body,
             ...(bodyProblem ? { bodyProblem } : {}),
             durationMs: sumOf(phases()),

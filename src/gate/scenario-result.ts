@@ -67,7 +67,9 @@ export function showExchange(ex: Exchange): ShownExchange {
     httpStatus: ex.httpStatus,
     contentType: ex.contentType,
     body: redact(
-      ex.bodyText.length > 4096 ? `${ex.bodyText.slice(0, 4096)}… (${ex.bodyText.length} bytes)` : ex.bodyText,
+      (ex.bodyLength ?? ex.bodyText.length) > 4096
+        ? `${ex.bodyText.slice(0, 4096)}… (${ex.bodyLength ?? ex.bodyText.length} bytes)`
+        : ex.bodyText,
     ),
   };
 }

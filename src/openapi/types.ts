@@ -65,13 +65,22 @@ export interface Exchange {
   contentType: string;
   /** Response headers, names in lower case (Retry-After, say). */
   headers?: Record<string, string>;
+  /**
+   * The body as text, for evidence and messages: its first BODY_TEXT_KEPT bytes when it is longer (then
+   * `bodyLength` gives its whole length); `body` holds all of it, parsed.
+   */
   bodyText: string;
+  /** The body's whole length in characters, when `bodyText` holds only its beginning. */
+  bodyLength?: number;
   /** The parsed JSON body, or undefined when the body is not JSON. */
   body: unknown;
   /** Why a body that may be JSON was not read as such: nested deeper than the toolkit reads (src/shared/json.ts). */
   bodyProblem?: string;
   durationMs: number;
 }
+
+/** The most of an answer's text an exchange keeps beside its parsed body (every reader of it reads less). */
+export const BODY_TEXT_KEPT = 8192;
 
 /** A broken clause: data, not an exception (failures of the API under test are findings). */
 export interface Finding {
