@@ -131,7 +131,13 @@ export async function replayFidelity(
       const wait = Math.max(ex.atMs - now, last.sent + (ex.atMs - last.at) - now);
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       last = { at: ex.atMs, sent: performance.now() - t0 };
-      done[i] = callApi({ baseUrl: sim.url, endpoint: ex.endpoint, method: ex.method, params: ex.params }).then((r) => {
+      done[i] = callApi({
+        baseUrl: sim.url,
+        endpoint: ex.endpoint,
+        method: ex.method,
+        params: ex.params,
+        ...(ex.sentBody ? { body: ex.sentBody } : {}),
+      }).then((r) => {
         answers[i] = r.exchange;
       });
     }

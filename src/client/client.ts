@@ -274,6 +274,7 @@ export function callApi(opts: CallOptions): Promise<CallResult> {
             method: opts.method,
             params: opts.params,
             url: url.toString(),
+            ...(opts.body ? { sentBody: opts.body } : {}),
             httpStatus: res.statusCode ?? 0,
             contentType: String(res.headers['content-type'] ?? ''),
             headers: Object.fromEntries(

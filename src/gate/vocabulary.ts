@@ -29,6 +29,12 @@ export interface FaultContext {
 
 /** What a request did wrong, as refusal kinds: none for a request a contract-keeping API may carry out. */
 export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): RefusalKind[] {
+  // A body sent as it is: one that is no JSON object is `not-json`; an empty one tells no kind (a provider may
+  // read it as no parameters, or as a malformed body); a JSON object holds what `params` says it carries.
+  if (ex.sentBody) {
+    if (ex.sentBody.text.trim() === '') return [];
+    if (!isJsonObject(ex.sentBody.text)) return ['not-json'];
+  }
   const folded = api.foldRequest(ex.endpoint, ex.params);
   const p = folded.params;
   const out = new Set<RefusalKind>();
@@ -59,6 +65,15 @@ export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): R
   )
     out.add('unknown-transaction');
   return [...out].sort();
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
 }
 
 /** `HTTP 403 invalid_key`: the outcome of an answer, as a refusal's word and code, or `ok`. */

@@ -61,6 +61,8 @@ export interface Exchange {
   params: Params;
   /** The URL as sent. On GET it holds the key: pass through redact() before output. */
   url: string;
+  /** The POST body as sent, when it was not `params` as JSON (a malformed body, another media type). */
+  sentBody?: { text: string; contentType: string };
   httpStatus: number;
   contentType: string;
   /** Response headers, names in lower case (Retry-After, say). */

@@ -34,6 +34,7 @@ const KIND_OF_STATUS: Partial<Record<RefusalStatus, RefusalKind>> = {
   INVALID_MONTH: 'malformed-month',
   INVALID_YEAR: 'malformed-year',
   MALFORMED_JSON: 'not-json',
+  UNSUPPORTED_MEDIA_TYPE: 'not-json',
   UNKNOWN_PRODUCT: 'unknown-product',
   KIND_MISMATCH: 'kind-mismatch',
   DUPLICATE_TRX_ID: 'used-trx-id',
