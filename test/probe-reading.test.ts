@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Exchange } from '../src/openapi/types.ts';
-import { answerPoints, MIXED, READING_WINDOW, ReadingWindow, roundPoints } from '../src/probe/reading.ts';
+import { answerPoints, READING_WINDOW, ReadingWindow, roundPoints } from '../src/probe/reading.ts';
 
 // The provider reading the probe exports (h2h_provider_reading_info): what one answer shows, what a round shows,
 // and the window that keeps a per-request shuffle from flapping while a real change still shows.
@@ -33,7 +33,7 @@ function history(dates: string[], forms: [string, string][] = []): Exchange {
 const day = (d: number) => `2026-11-${String(d).padStart(2, '0')} 10:00:00`;
 
 describe("the provider reading the probe's answers show", () => {
-  it('a history page shows its order only with four distinct dates; number forms, mixed when they differ', () => {
+  it("a history page shows its order only with four distinct dates; number forms by the form most records show, as the gate's file does", () => {
     assert.equal(answerPoints(api, history([day(3), day(2), day(1)]), 'k', false).order, undefined);
     assert.equal(answerPoints(api, history([day(4), day(3), day(2), day(1)]), 'k', false).order, 'newest');
     assert.equal(answerPoints(api, history([day(1), day(2), day(3), day(4)]), 'k', false).order, 'oldest');
@@ -41,29 +41,36 @@ describe("the provider reading the probe's answers show", () => {
     const forms = answerPoints(
       api,
       history(
-        [day(2), day(1)],
+        [day(3), day(2), day(1)],
         [
           ['6281200000001', '081300000001'],
           ['081200000001', '081300000002'],
+          ['081200000002', '6281300000003'],
         ],
       ),
       'k',
       true,
     );
-    assert.equal(forms['manager-form'], MIXED);
+    // Two of three managers in 08-form, two of three members: the forms most records show.
+    assert.equal(forms['manager-form'], '08');
     assert.equal(forms['member-form'], '08');
     assert.equal(forms.extra, 'everywhere');
     assert.equal(forms['content-type'], 'charset');
   });
 
-  it('a round whose answers disagree on a point shows it mixed; points one answer alone shows are kept', () => {
+  it('a round whose answers disagree on a point shows what most show (the first among equals); no word of its own', () => {
     assert.deepEqual(
-      roundPoints([{ 'content-type': 'plain', saldo: 'small' }, { 'content-type': 'charset' }, undefined]),
-      {
-        'content-type': MIXED,
-        saldo: 'small',
-      },
+      roundPoints([
+        { 'content-type': 'plain', saldo: 'small' },
+        { 'content-type': 'charset' },
+        { 'content-type': 'charset' },
+        undefined,
+      ]),
+      { 'content-type': 'charset', saldo: 'small' },
     );
+    assert.deepEqual(roundPoints([{ 'content-type': 'plain' }, { 'content-type': 'charset' }]), {
+      'content-type': 'plain',
+    });
   });
 
   it('the window: a shuffle that looks sorted in 4 rounds of 10 does not flap; a real change shows at round 6', () => {

@@ -16,7 +16,7 @@ import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget } from '../src/probe
 import { EXPORTER_OUTCOMES, PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
-import { MIXED, PROBE_READING_POINTS } from '../src/probe/reading.ts';
+import { PROBE_READING_POINTS } from '../src/probe/reading.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
@@ -376,7 +376,6 @@ describe('the running probe', () => {
       ...EXPORTER_OUTCOMES,
       // The reading: its points, and each point's values as open-points.ts names them.
       ...PROBE_READING_POINTS.flatMap((p) => [p, ...KNOBS[p].values]),
-      MIXED,
     ]);
     for (const m of text.matchAll(/^(h2h_\w+)\{([^}]*)\}/gm)) {
       for (const [, , v] of (m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) {

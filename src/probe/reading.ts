@@ -19,9 +19,6 @@ export const PROBE_READING_POINTS = [
 ] as const;
 export type ProbePoint = (typeof PROBE_READING_POINTS)[number];
 
-/** A point's value when one round's answers disagree (saldo-user and history with different content types). */
-export const MIXED = 'mixed';
-
 /** The probe's history page shows its order only with this many distinct dates (a shuffled page of 4 looks
  * sorted 1 time in 12; over the window below, a false change needs 6 such rounds of 10). */
 const ORDER_MIN_DATES = 4;
@@ -33,26 +30,38 @@ export type PointValues = Partial<Record<ProbePoint, string>>;
 
 const isPoint = (k: string): k is ProbePoint => (PROBE_READING_POINTS as readonly string[]).includes(k);
 
-/** Adds one value of a point to a round's values: a second, different value makes it `mixed`. */
-function add(into: PointValues, point: ProbePoint, value: string): void {
-  const before = into[point];
-  into[point] = before === undefined || before === value ? value : MIXED;
+/**
+ * The value of each point that most of the given values show (the first seen among equals), as the gate's
+ * reading file learns it: values the file and the mock know, never a word of the probe's own. A history page of
+ * 99 members in 62-form and 77 in 08-form shows `62`, as the file's `member-form` does (its vocabulary keeps the
+ * shares).
+ */
+function mostShown(values: Iterable<[string, string]>): PointValues {
+  const tally = new Map<ProbePoint, Map<string, number>>();
+  for (const [point, value] of values) {
+    if (!isPoint(point)) continue;
+    const counts = tally.get(point) ?? new Map<string, number>();
+    tally.set(point, counts.set(value, (counts.get(value) ?? 0) + 1));
+  }
+  const out: PointValues = {};
+  for (const [point, counts] of tally) {
+    let best: [string, number] | undefined;
+    for (const entry of counts) if (!best || entry[1] > best[1]) best = entry;
+    if (best) out[point] = best[0];
+  }
+  return out;
 }
 
 /** What one answer shows of the points. */
 export function answerPoints(api: ApiModel, ex: Exchange, apiKey: string, extraFields: boolean): PointValues {
-  const out: PointValues = {};
-  for (const f of readingFacts(api, ex, apiKey, extraFields, { orderMinDates: ORDER_MIN_DATES }))
-    if (isPoint(f.knob)) add(out, f.knob, f.value);
-  return out;
+  return mostShown(
+    readingFacts(api, ex, apiKey, extraFields, { orderMinDates: ORDER_MIN_DATES }).map((f) => [f.knob, f.value]),
+  );
 }
 
-/** What one round's answers show together. */
+/** What one round's answers show together: each answer's value of a point counts once. */
 export function roundPoints(answers: readonly (PointValues | undefined)[]): PointValues {
-  const out: PointValues = {};
-  for (const a of answers)
-    for (const [point, value] of Object.entries(a ?? {})) if (isPoint(point)) add(out, point, value);
-  return out;
+  return mostShown(answers.flatMap((a) => Object.entries(a ?? {}) as [string, string][]));
 }
 
 /**
