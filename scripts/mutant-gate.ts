@@ -49,6 +49,11 @@ try {
       `${JSON.stringify({ mutant, clause: first.clause, scenario, finding: first }, null, 1)}\n`,
     );
   }
+  // A survivor is marked too: a run cut short by time still says which mutants lived (StrykerJS reports at the end).
+  if (!first && mutant && dir) {
+    mkdirSync(join(dir, 'survived'), { recursive: true });
+    writeFileSync(join(dir, 'survived', mutant), '');
+  }
   process.exitCode = first ? 1 : 0;
 } catch (err) {
   console.error(`mutant ${mutant ?? '(none)'}: ${(err as Error).message}`);

@@ -17,7 +17,7 @@ fi
 export H2H_MUTATION_KILLS="$PWD/reports/mutation/kills"
 mkdir -p "$H2H_MUTATION_KILLS"
 # The dry run records anew which mutants' code the reference run reaches (scripts/mutant-gate.ts).
-rm -rf "$H2H_MUTATION_KILLS/coverage.json" "$H2H_MUTATION_KILLS/unreached"
+rm -rf "$H2H_MUTATION_KILLS/coverage.json" "$H2H_MUTATION_KILLS/unreached" "$H2H_MUTATION_KILLS/survived"
 start=$(date +%s)
 npx stryker run "$@"
 echo "mutation: stryker took $(( $(date +%s) - start )) s"
