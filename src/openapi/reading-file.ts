@@ -236,10 +236,7 @@ export const READING_FILE_SCHEMA = {
 } as const satisfies JSONSchema;
 
 export type ReadingFile = FromSchema<typeof READING_FILE_SCHEMA>;
-export type Vocabulary = Omit<
-  ReadingFile,
-  'version' | 'profile' | 'learned' | 'evidence' | (typeof KNOB_NAMES)[number]
->;
+export type Vocabulary = Omit<ReadingFile, 'version' | 'profile' | 'evidence' | (typeof KNOB_NAMES)[number]>;
 export type LearnedRefusal = FromSchema<typeof refusal>;
 export type EndpointRefusal = FromSchema<typeof endpointRefusal>;
 export type LearnedSuccess = FromSchema<typeof success>;

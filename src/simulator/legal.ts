@@ -135,11 +135,11 @@ export function servedFromFile(path: string): ServedReading {
   } catch (err) {
     throw new UsageError(`profile file ${path}: ${(err as Error).message.replace(/^--legal: /, '')}`);
   }
-  const { version: _v, profile: _p, learned: _l, evidence: _e, ...rest } = file;
+  const { version: _v, profile: _p, evidence: _e, ...rest } = file;
   const vocabulary: Vocabulary = Object.fromEntries(
     Object.entries(rest).filter(([k]) => !(KNOB_NAMES as readonly string[]).includes(k)),
   );
-  return Object.keys(vocabulary).length ? { reading, vocabulary } : { reading };
+  return Object.keys(vocabulary).some((k) => k !== 'learned') ? { reading, vocabulary } : { reading };
 }
 
 /** A reading from a YAML file: `{profile?: NAME, <knob>: <value>, ...}` (a learned file's vocabulary aside). */

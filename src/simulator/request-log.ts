@@ -10,6 +10,8 @@ export interface LogEntry {
   httpStatus: number;
   ok?: boolean;
   status?: string;
+  /** Where the answer's parts came from (the `h2h-source` header): learned, openapi.yaml or the simulator's own. */
+  source?: string;
   /** True when this invite request passed every check but money and slots: it could have been charged. */
   couldSucceed: boolean;
   /** When the request arrived, in milliseconds of the process's clock (performance.now). */

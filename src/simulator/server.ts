@@ -19,7 +19,7 @@ import { present } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
 import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
-import { LearnedReading, type World, withProducts } from './vocabulary.js';
+import { LearnedReading, OWN_SOURCE, type World, withProducts } from './vocabulary.js';
 
 export type { LogEntry } from './request-log.js';
 
@@ -180,9 +180,13 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       kind?: RefusalKind,
     ): void => {
       const at = endpoint && isEndpoint(endpoint) ? endpoint : undefined;
-      const shaped = learned ? serveLearned(learned, answer, at, sent, kind) : present(answer, at, reading);
+      const served = learned
+        ? serveLearned(learned, answer, at, sent, kind)
+        : { answer: present(answer, at, reading), source: OWN_SOURCE };
+      const shaped = { ...served.answer, headers: { ...served.answer.headers, 'h2h-source': served.source } };
       // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
       rewrite?.(shaped.body);
+      entry.source = served.source;
       entry.httpStatus = shaped.http;
       entry.ok = shaped.body.ok as boolean;
       entry.status = shaped.body.status as string;
@@ -259,23 +263,32 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     );
   }
 
-  /** An answer of the simulator's rules as the learned provider words and shapes it (its own where none is learned). */
+  /**
+   * An answer of the simulator's rules as the learned provider words and shapes it (its own where none is learned),
+   * with where each part came from (the `h2h-source` header, sourceOf).
+   */
   function serveLearned(
     l: LearnedReading,
     answer: Answer,
     at: Endpoint | undefined,
     sent: Params,
     kind?: RefusalKind,
-  ): Answer {
+  ): { answer: Answer; source: string } {
     if (answer.body.ok === false) {
       const k = kind ?? l.kindOf(answer, sent);
       const theirs = k ? l.refusal(k, at) : undefined;
-      if (theirs) return { ...theirs.answer, ...(answer.headers ? { headers: answer.headers } : {}) };
-      return present(answer, at, reading);
+      if (theirs)
+        return {
+          answer: { ...theirs.answer, ...(answer.headers ? { headers: answer.headers } : {}) },
+          source: l.sourceOf({ refusal: k, entry: theirs.entry }),
+        };
+      return { answer: present(answer, at, reading), source: l.sourceOf(k ? { refusal: k } : {}) };
     }
     // The simulator's own undocumented fields give way to the provider's.
     const plain = present(answer, at, { ...reading, extra: 'none' });
-    return at ? l.success(api, plain, at, own, sent).answer : plain;
+    return at
+      ? { answer: l.success(api, plain, at, own, sent).answer, source: l.sourceOf({ success: at }) }
+      : { answer: plain, source: l.sourceOf({}) };
   }
 
   const address = await listen(server, host, opts.port ?? 0, '--listen');

@@ -65,8 +65,11 @@ export interface World {
   product(codeOrName: string): { kind: string } | undefined;
 }
 
-/** Where an answer part came from, for the `h2h-source` header and the log. */
-export type Source = 'learned' | 'openapi' | 'default';
+/**
+ * The `h2h-source` of an answer of the simulator's own reading: its values follow openapi.yaml, its words, codes,
+ * fields and forms are the simulator's defaults (src/simulator/legal.ts).
+ */
+export const OWN_SOURCE = 'values=openapi; words=default; fields=default; forms=default';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -298,6 +301,27 @@ export class LearnedReading {
     body.status = entry.status;
     if (Object.hasOwn(entry.fields, 'message')) body.message = entry.message ?? '';
     return { answer: { http: entry.http, body }, entry };
+  }
+
+  /**
+   * Where each part of an answer came from, for the `h2h-source` header and the log: `learned` with how many
+   * answers showed it and the run that learned it, `openapi` (values the document's schema gives), or `default`
+   * (the simulator's own). `words=learned(wrong-key, seen 12, run 2026-11-26T04:00:00Z)`.
+   */
+  sourceOf(part: { refusal?: RefusalKind; entry?: EndpointRefusal; success?: Endpoint }): string {
+    const run = this.vocabulary.learned?.at ?? 'unknown run';
+    const learned = (what: string, seen: number | undefined): string =>
+      `learned(${what}${seen === undefined ? '' : `, seen ${seen}`}, run ${run})`;
+    const parts = ['values=openapi'];
+    if (part.refusal)
+      parts.push(`words=${part.entry ? learned(part.refusal, part.entry.seen) : `default(${part.refusal})`}`);
+    const success = part.success ? this.vocabulary.successes?.[part.success] : undefined;
+    if (part.success) parts.push(`fields=${success ? learned(part.success, success.seen) : 'default'}`);
+    else if (part.entry) parts.push(`fields=${learned(part.refusal ?? 'refusal', part.entry.seen)}`);
+    else parts.push('fields=default');
+    const forms = part.success ? this.vocabulary.forms?.[part.success] : undefined;
+    if (part.success) parts.push(`forms=${forms ? learned('number forms', undefined) : 'default'}`);
+    return parts.join('; ');
   }
 
   /** The simulator's own refusal of a kind, where the reading has no word for it. */
