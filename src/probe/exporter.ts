@@ -1,4 +1,5 @@
 import { Gauge, Registry } from 'prom-client';
+import { findingDetail } from '../checks/util.js';
 import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
 import { redact, redactValue } from '../redact.js';
 import { type ExporterOutcome, PHASES, READING_INFO } from './metrics.js';
@@ -164,7 +165,7 @@ function debugComments(results: ProbeResult[]): string {
       const body = ex.bodyText.length > DEBUG_BODY_CHARS ? `${ex.bodyText.slice(0, DEBUG_BODY_CHARS)}…` : ex.bodyText;
       lines.push(`  body: ${body.replace(/\s*\n\s*/g, ' ')}`);
     }
-    for (const f of r.findings) lines.push(`  finding: ${f.clause} ${f.path}: expected ${f.expected}`);
+    for (const f of r.findings) lines.push(`  finding: ${f.clause} ${findingDetail(f)}`);
   }
   return `${lines.map((l) => `# ${redact(l)}`).join('\n')}\n`;
 }

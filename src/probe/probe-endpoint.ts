@@ -1,4 +1,5 @@
 import { judgeAnswer } from '../checks/judge.js';
+import { findingDetail } from '../checks/util.js';
 import { type CallResult, callApi, type Phases, type TlsInfo } from '../client/client.js';
 import { isRateLimit, TRANSPORT_REASONS } from '../client/transport.js';
 import { bodyOf, calledUrl } from '../openapi/exchange.js';
@@ -151,17 +152,17 @@ export function classify(
     return {
       success: false,
       reason: 'schema',
-      message: f ? `${f.clause} ${f.path}: expected ${f.expected}, got ${f.actual}` : 'schema',
+      message: f ? `${f.clause} ${findingDetail(f)}` : 'schema',
       findings,
       drift,
     };
   }
   if (findings.length) {
-    const f = findings[0];
+    const f = findings[0] as Finding;
     return {
       success: false,
       reason: 'clause',
-      message: `${f?.clause} ${f?.path}: expected ${f?.expected}, got ${f?.actual}`,
+      message: `${f.clause} ${findingDetail(f)}`,
       findings,
       drift,
     };
