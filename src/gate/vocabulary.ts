@@ -29,12 +29,9 @@ export interface FaultContext {
 
 /** What a request did wrong, as refusal kinds: none for a request a contract-keeping API may carry out. */
 export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): RefusalKind[] {
-  // A body sent as it is: one that is no JSON object is `not-json`; an empty one tells no kind (a provider may
-  // read it as no parameters, or as a malformed body); a JSON object holds what `params` says it carries.
-  if (ex.sentBody) {
-    if (ex.sentBody.text.trim() === '') return [];
-    if (!isJsonObject(ex.sentBody.text)) return ['not-json'];
-  }
+  // A body sent as it is: one that is no JSON object is `not-json`. An empty one, or an object sent as it is (64
+  // levels deep, say), tells no kind: a provider may read it as no parameters, or refuse it as a body.
+  if (ex.sentBody) return ex.sentBody.text.trim() === '' || isJsonObject(ex.sentBody.text) ? [] : ['not-json'];
   const folded = api.foldRequest(ex.endpoint, ex.params);
   const p = folded.params;
   const out = new Set<RefusalKind>();
