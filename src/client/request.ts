@@ -1,0 +1,44 @@
+import http from 'node:http';
+import type net from 'node:net';
+import { ACCEPT_ENCODING } from './codings.js';
+import type { CallPlan } from './types.js';
+
+/** What becomes of a request: an answer, or an error of the request itself. */
+export interface RequestEvents {
+  error(err: NodeJS.ErrnoException): void;
+  response(res: http.IncomingMessage): void;
+}
+
+/**
+ * Builds the request of a plan, headers and body ready (written into the request, which holds them until it has
+ * a connection), and gives back the function that hands it its connection: the building is the toolkit's work
+ * and happens before any phase is timed. No keep-alive: the connection is the call's own.
+ */
+export function prepareRequest(plan: CallPlan, on: RequestEvents): (conn: net.Socket) => void {
+  const { opts, url, proxy, secure, payload } = plan;
+  let handOver: ((err: Error | null, socket: net.Socket) => void) | undefined;
+  const req = http.request({
+    createConnection: (_options, oncreate) => {
+      handOver = oncreate;
+      return undefined;
+    },
+    method: opts.method,
+    host: plan.host,
+    port: plan.port,
+    // Plain HTTP through a proxy: the absolute URL, as a proxy reads it.
+    path: proxy && !secure ? url.toString() : `${url.pathname}${url.search}`,
+    headers: {
+      host: url.host,
+      ...(proxy?.authorization && !secure ? { 'proxy-authorization': proxy.authorization } : {}),
+      accept: 'application/json',
+      'accept-encoding': ACCEPT_ENCODING,
+      connection: 'close',
+      ...(payload ? { 'content-type': plan.contentType, 'content-length': payload.length } : {}),
+    },
+  });
+  req.on('error', (err: NodeJS.ErrnoException) => on.error(err));
+  req.on('response', (res) => on.response(res));
+  if (payload) req.end(payload);
+  else req.end();
+  return (conn) => handOver?.(null, conn);
+}
