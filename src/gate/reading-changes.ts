@@ -26,7 +26,7 @@ export interface ReadingChange {
 }
 
 /** What a run learned: its knobs and its vocabulary. */
-export interface LearnedReading {
+export interface RunReading {
   reading: readonly LearnedPoint[];
   vocabulary?: Vocabulary;
 }
@@ -106,7 +106,7 @@ function shownForms(shares: Record<string, number | undefined>): Set<string> {
 }
 
 /** Every learned value of `after` compared with `before`. */
-export function compareReadings(before: LearnedReading, after: LearnedReading): ReadingComparison {
+export function compareReadings(before: RunReading, after: RunReading): ReadingComparison {
   const changes: ReadingChange[] = [];
   const notSeen: string[] = [];
   const oneSide = (point: string, was: unknown, now: unknown): boolean => {
