@@ -12,6 +12,7 @@ import {
   replaysAnother,
 } from './invite-ledger.js';
 import { PaceLost } from './pace.js';
+import type { NotRun } from './plan.js';
 import type { RunDeps } from './run-deps.js';
 import { compareLimit } from './sampling.js';
 import {
@@ -328,13 +329,20 @@ export function buildContext(
 }
 
 /** Why a scenario stopped before it judged: skipped (the user's choice), or inconclusive (it could not). */
-export function stoppedBy(err: unknown): { status: 'skipped' | 'inconclusive'; reason: string } | undefined {
+export function stoppedBy(err: unknown): NotRun | undefined {
   if (err instanceof TransportError)
-    return { status: 'inconclusive', reason: `no answer: ${err.reason}: ${err.message}` };
-  if (err instanceof NotSent) return { status: err.why === 'cap' ? 'skipped' : 'inconclusive', reason: err.message };
-  if (err instanceof PreconditionFailed) return { status: 'inconclusive', reason: err.message };
-  if (err instanceof NotJudged) return { status: 'skipped', reason: err.message };
+    return { status: 'inconclusive', kind: 'no-answer', reason: `no answer: ${err.reason}: ${err.message}` };
+  if (err instanceof NotSent)
+    return err.why === 'cap'
+      ? { status: 'skipped', kind: 'invite-cap', reason: err.message }
+      : { status: 'inconclusive', kind: 'invite-barred', reason: err.message };
+  if (err instanceof PreconditionFailed) return { status: 'inconclusive', kind: 'precondition', reason: err.message };
+  if (err instanceof NotJudged) return { status: 'skipped', kind: 'nothing-to-judge', reason: err.message };
   if (err instanceof RateLimited)
-    return { status: 'inconclusive', reason: `${err.message}: raise --max-wait, or lower --rate-limit` };
+    return {
+      status: 'inconclusive',
+      kind: 'rate-limit',
+      reason: `${err.message}: raise --max-wait, or lower --rate-limit`,
+    };
   return undefined;
 }
