@@ -325,8 +325,8 @@ const HEADLINE: Record<RunOutcome, string> = {
   inconclusive: '*inconclusive* (nothing violated, but not everything it meant to judge could be judged)',
 };
 
-/** The summary as Markdown, fit for a CI job summary. */
-export function summaryMarkdown(s: ContractSummary): string {
+/** The headline: the outcome, the run's settings and its scenarios, and its warnings. */
+function headlineLines(s: ContractSummary): string[] {
   const lines = [
     `# H2H contract: ${HEADLINE[s.result]}`,
     '',
@@ -338,74 +338,86 @@ export function summaryMarkdown(s: ContractSummary): string {
         : ''),
   ];
   for (const w of s.warnings) lines.push('', `**Warning:** ${w}`);
-  lines.push(
-    '',
-    '| Clause | Outcome | Scenarios (held/violated/inconclusive/not run) | Where it broke, or why it was not judged |',
-    '|---|---|---|---|',
-  );
-  for (const c of s.clauses) {
-    const where = [
-      ...c.failures
-        .slice(0, 3)
-        .map((f) =>
-          f.error
-            ? `${f.endpoint}: ${f.error}`
-            : `${findingPlace(f)} ${findingDetail({ ...f, path: `\`${f.path}\`` })}`,
-        ),
-      ...c.warnings
-        .slice(0, 2)
-        .map((w) => `known deviation (${w.reason}): ${w.endpoint} ${w.method ?? ''} \`${w.path}\``),
-      ...(c.status === 'inconclusive' ? c.causes.slice(0, 3) : c.status === 'not-judged' ? c.reasons.slice(0, 2) : []),
-    ]
-      .join('<br>')
-      .replace(/\|/g, '\\|');
-    lines.push(`| ${c.id} | ${ICON[c.status]} | ${c.passed}/${c.failed}/${c.inconclusive}/${c.skipped} | ${where} |`);
-  }
-  lines.push(
+  return lines;
+}
+
+/** One row of the clause table: its outcome, its counts, and where it broke or why it was not judged. */
+function clauseRow(c: ClauseSummary): string {
+  const where = [
+    ...c.failures
+      .slice(0, 3)
+      .map((f) =>
+        f.error ? `${f.endpoint}: ${f.error}` : `${findingPlace(f)} ${findingDetail({ ...f, path: `\`${f.path}\`` })}`,
+      ),
+    ...c.warnings
+      .slice(0, 2)
+      .map((w) => `known deviation (${w.reason}): ${w.endpoint} ${w.method ?? ''} \`${w.path}\``),
+    ...(c.status === 'inconclusive' ? c.causes.slice(0, 3) : c.status === 'not-judged' ? c.reasons.slice(0, 2) : []),
+  ]
+    .join('<br>')
+    .replace(/\|/g, '\\|');
+  return `| ${c.id} | ${ICON[c.status]} | ${c.passed}/${c.failed}/${c.inconclusive}/${c.skipped} | ${where} |`;
+}
+
+/** The invites spent against the cap, what the cap kept from running, and how long writes took to show. */
+function spendLines(s: ContractSummary): string[] {
+  const lines = [
     '',
     `Invites: ${s.spend.sent} sent, ${s.spend.charged} charged or maybe charged, cap ${s.spend.cap}.` +
       (s.spend.skipped.length ? ` Kept from running by the cap: ${s.spend.skipped.length}.` : ''),
-  );
+  ];
   for (const k of s.spend.skipped.slice(0, 10)) lines.push(`- ${k}`);
   if (s.settle.scenarios)
     lines.push(
       '',
       `Read-after-write: ${s.settle.scenarios} scenario(s) read what an invite wrote; the slowest showed after ${s.settle.maxMs} ms (window ${s.settle.windowMs} ms).`,
     );
-  if (s.conflicts.length) {
-    lines.push(
-      '',
-      `## Two names of one parameter at once (${s.conflicts.length}): observed, never a violation`,
-      '',
-      'Each request sent two names of one parameter with different values; the target refused it, used the canonical',
-      "name's value, or the alias's (the answer was judged as the answer to the value it used).",
-      '',
-    );
-    for (const o of s.conflicts)
-      lines.push(
+  return lines;
+}
+
+/** Two names of one parameter at once: what the target did, by endpoint and method. */
+function conflictLines(s: ContractSummary): string[] {
+  if (!s.conflicts.length) return [];
+  return [
+    '',
+    `## Two names of one parameter at once (${s.conflicts.length}): observed, never a violation`,
+    '',
+    'Each request sent two names of one parameter with different values; the target refused it, used the canonical',
+    "name's value, or the alias's (the answer was judged as the answer to the value it used).",
+    '',
+    ...s.conflicts.map(
+      (o) =>
         `- ${o.endpoint} ${o.subject}: ${Object.entries(o.byMethod)
           .map(([m, v]) => `${v} (${m})`)
           .join(', ')}`,
-      );
+    ),
+  ];
+}
+
+/** The provider's reading: what it does on each open point, as a table. */
+function readingLines(s: ContractSummary): string[] {
+  if (!s.reading.length) return [];
+  const cell = (t: string): string => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const lines = [
+    '',
+    '## Provider reading: what this provider does where its description is silent',
+    '',
+    'Facts, never violations. `reports/provider-reading.yaml` holds them in the form `h2h mock --legal-profile` reads.',
+    '',
+    '| Open point | What the description says | What this provider does | Evidence |',
+    '|---|---|---|---|',
+  ];
+  for (const p of s.reading) {
+    const does = p.value === undefined ? `not learned: ${p.note ?? ''}` : `${p.value}${p.note ? ` (${p.note})` : ''}`;
+    const ev = p.evidence ? `${p.evidence.method} ${p.evidence.url} → HTTP ${p.evidence.httpStatus}` : '';
+    lines.push(`| ${p.knob}: ${cell(aboutKnob(p.knob))} | ${cell(p.described)} | ${cell(does)} | ${cell(ev)} |`);
   }
-  if (s.sinceBaseline) lines.push('', ...baselineLines(s.sinceBaseline));
-  if (s.reading.length) {
-    const cell = (t: string): string => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-    lines.push(
-      '',
-      '## Provider reading: what this provider does where its description is silent',
-      '',
-      'Facts, never violations. `reports/provider-reading.yaml` holds them in the form `h2h mock --legal-profile` reads.',
-      '',
-      '| Open point | What the description says | What this provider does | Evidence |',
-      '|---|---|---|---|',
-    );
-    for (const p of s.reading) {
-      const does = p.value === undefined ? `not learned: ${p.note ?? ''}` : `${p.value}${p.note ? ` (${p.note})` : ''}`;
-      const ev = p.evidence ? `${p.evidence.method} ${p.evidence.url} → HTTP ${p.evidence.httpStatus}` : '';
-      lines.push(`| ${p.knob}: ${cell(aboutKnob(p.knob))} | ${cell(p.described)} | ${cell(does)} | ${cell(ev)} |`);
-    }
-  }
+  return lines;
+}
+
+/** What the run noted beside the contract: rate limits waited out, drift, flaky transport. */
+function noteLines(s: ContractSummary): string[] {
+  const lines: string[] = [];
   if (s.rateLimits.waits) {
     lines.push('', `## Rate limits (${s.rateLimits.waits} waits, ${s.rateLimits.seconds} s): never a violation`, '');
     for (const w of s.rateLimits.scenarios.slice(0, 20)) lines.push(`- ${w.test}: ${w.waits} wait(s), ${w.seconds} s`);
@@ -419,5 +431,22 @@ export function summaryMarkdown(s: ContractSummary): string {
     lines.push('', `## Flaky (${s.flaky.length}): transport errors that passed on their one retry`, '');
     for (const f of s.flaky) lines.push(`- ${f.test}: ${f.note}`);
   }
+  return lines;
+}
+
+/** The summary as Markdown, fit for a CI job summary. */
+export function summaryMarkdown(s: ContractSummary): string {
+  const lines = [
+    ...headlineLines(s),
+    '',
+    '| Clause | Outcome | Scenarios (held/violated/inconclusive/not run) | Where it broke, or why it was not judged |',
+    '|---|---|---|---|',
+    ...s.clauses.map(clauseRow),
+    ...spendLines(s),
+    ...conflictLines(s),
+    ...(s.sinceBaseline ? ['', ...baselineLines(s.sinceBaseline)] : []),
+    ...readingLines(s),
+    ...noteLines(s),
+  ];
   return `${lines.join('\n')}\n`;
 }
