@@ -9,7 +9,7 @@ import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src
 import { runDeps } from '../src/gate/run-deps.js';
 import { executeScenario } from '../src/gate/run-scenario.js';
 import type { Area } from '../src/gate/scenario.js';
-import { skippedResult } from '../src/gate/scenario-result.js';
+import { DID_NOT_REPORT, skippedResult } from '../src/gate/scenario-result.js';
 import { httpSend } from '../src/gate/send-policy.js';
 import type { TargetData } from '../src/gate/target.js';
 import { discover } from '../src/gate/target.js';
@@ -74,7 +74,7 @@ function group(key: string, entries: PlannedScenario[], afterWrites: boolean): G
     // The reporter reads the planned scenarios from here, so a scenario that never reported is never lost.
     annotation: entries.map((e) => ({
       type: 'scenario',
-      description: JSON.stringify(skippedResult(e, 'did not report', 'inconclusive')),
+      description: JSON.stringify(skippedResult(e, DID_NOT_REPORT)),
     })),
     ...(afterWrites ? { afterWrites: true as const } : {}),
     ...(entries.every((e) => !writes(e)) ? { parallel: true as const } : {}),
@@ -147,7 +147,7 @@ export const test = base.extend<{ h2h: H2H }>({
           if (notRun !== undefined) {
             skipped++;
             await testInfo.attach('h2h-result', {
-              body: JSON.stringify(skippedResult(entry, notRun.reason, notRun.status)),
+              body: JSON.stringify(skippedResult(entry, notRun)),
               contentType: 'application/json',
             });
             return;

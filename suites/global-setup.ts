@@ -100,7 +100,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     };
     const { remove } = writeRunFile({ config: cfg, targetLabel, data, runId: newRunId(), pacePort: served.port });
     const plan = planRun(buildCatalogue(loadApiModel()), cfg);
-    const skippedByCap = plan.entries.filter((e) => e.skip?.startsWith('over the invite cap')).length;
+    const skippedByCap = plan.entries.filter((e) => e.skip?.kind === 'invite-cap').length;
     if (cfg.allowWrites) {
       console.log(
         `h2h contract: spend: at most ${cfg.maxInvites} invite(s) can be charged in this run (--max-invites): ` +

@@ -82,7 +82,11 @@ describe('the planner', () => {
     const inv6 = plan.entries.filter((e) => e.scenario.clauses.includes('INV-6'));
     assert.ok(inv6.length > 0);
     for (const e of inv6)
-      assert.deepEqual(dataSkip(e, data), { status: 'skipped', reason: 'needs writes: run with --allow-writes' });
+      assert.deepEqual(dataSkip(e, data), {
+        status: 'skipped',
+        kind: 'read-only',
+        reason: 'needs writes: run with --allow-writes',
+      });
     const env2 = plan.entries.find((e) => e.scenario.title.startsWith('ENV-2 invite-member'));
     assert.ok(env2);
     assert.equal(env2.form, 'safe');

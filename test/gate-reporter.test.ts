@@ -7,7 +7,7 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { writeRunFile } from '../src/gate/handover.ts';
 import { planRun } from '../src/gate/plan.ts';
-import { findingLines, skippedResult } from '../src/gate/scenario-result.ts';
+import { DID_NOT_REPORT, emptyResult, findingLines, skippedResult } from '../src/gate/scenario-result.ts';
 import { type ContractSummary, summarize, summaryMarkdown } from '../src/gate/summary.ts';
 import ContractSummaryReporter from '../src/gate/summary-reporter.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
@@ -27,17 +27,12 @@ describe('the summary reporter', () => {
     const reporter = new ContractSummaryReporter({ outputDir: dir });
     const [first, ...rest] = history;
     assert.ok(first && rest.length === 2);
-    const done = {
-      ...skippedResult(first, ''),
-      status: 'passed',
-      judged: first.scenario.clauses,
-      skipReason: undefined,
-    };
+    const done = { ...emptyResult(first), judged: first.scenario.clauses };
     const test = {
       title: 'history-transaksi GET: HIS-1 HIS-2',
       annotations: history.map((e) => ({
         type: 'scenario',
-        description: JSON.stringify(skippedResult(e, 'did not report', 'inconclusive')),
+        description: JSON.stringify(skippedResult(e, DID_NOT_REPORT)),
       })),
     } as unknown as TestCase;
     const result = {
@@ -105,8 +100,7 @@ describe('the summary reporter', () => {
     const [one] = history;
     assert.ok(one);
     const record = (total: number, refusals: Record<string, number>) => ({
-      ...skippedResult(one, ''),
-      status: 'passed' as const,
+      ...emptyResult(one),
       answers: { total, refusals },
     });
     const run = { target: 't', allowWrites: false, strict: false, cap: 0, settleMs: 0 };

@@ -109,7 +109,7 @@ export async function runInProcess(
     if (after && entries.length) deps.data = await discover(raw, policy, target);
     for (const entry of entries) {
       const notRun = dataSkip(entry, deps.data, after);
-      const r = notRun ? skippedResult(entry, notRun.reason, notRun.status) : await executeScenario(entry, deps);
+      const r = notRun ? skippedResult(entry, notRun) : await executeScenario(entry, deps);
       out.results.push(r);
       (r.status === 'skipped' || r.status === 'inconclusive' ? out.skipped : out.ran).push(r);
       out.findings.push(...r.findings);

@@ -17,7 +17,7 @@ export interface PlannedScenario {
   scenario: Scenario;
   form: Form;
   /** Known before the run: writes not allowed, over the cap. */
-  skip?: string;
+  skip?: { kind: 'read-only' | 'invite-cap'; reason: string };
 }
 
 export interface Plan {
@@ -30,6 +30,8 @@ export interface Plan {
   /** The most the run can have charged: the cap. */
   cap: number;
 }
+
+const NEEDS_WRITES = { kind: 'read-only', reason: 'needs writes: run with --allow-writes' } as const;
 
 /**
  * The one planner. It filters the catalogue (grep, canonical-only), picks each invite scenario's form (the
@@ -66,21 +68,23 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
         scenario: s,
         form: 'write',
         skip: opts.allowWrites
-          ? `over the invite cap (--max-invites ${opts.maxInvites}; ${runsAll} runs every writing scenario)`
-          : 'needs writes: run with --allow-writes',
+          ? {
+              kind: 'invite-cap',
+              reason: `over the invite cap (--max-invites ${opts.maxInvites}; ${runsAll} runs every writing scenario)`,
+            }
+          : NEEDS_WRITES,
       });
     }
   }
   for (const s of chosen) {
     if (decided.has(s)) continue;
-    if (s.afterWrites && !opts.allowWrites)
-      decided.set(s, { scenario: s, form: 'write', skip: 'needs writes: run with --allow-writes' });
+    if (s.afterWrites && !opts.allowWrites) decided.set(s, { scenario: s, form: 'write', skip: NEEDS_WRITES });
     else if (!s.invite) decided.set(s, { scenario: s, form: 'write' });
     else if (opts.allowWrites) {
       refusals += s.invite.risk;
       decided.set(s, { scenario: s, form: 'write' });
     } else if (s.invite.safe) decided.set(s, { scenario: s, form: 'safe' });
-    else decided.set(s, { scenario: s, form: 'write', skip: 'needs writes: run with --allow-writes' });
+    else decided.set(s, { scenario: s, form: 'write', skip: NEEDS_WRITES });
   }
   const rank = (p: PlannedScenario): number => {
     const use = p.scenario.invite;
@@ -101,9 +105,29 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
   return { entries, writes, refusals, cap: opts.maxInvites };
 }
 
-/** Why a planned scenario does not run: the user's choice (`skipped`), or the target's data (`inconclusive`). */
+/**
+ * Why a scenario did not run, or stopped before it judged, as a kind: the summary and the reports tell them apart
+ * by it, never by the reason's words. `read-only` and `invite-cap`, the run's settings (skipped); `no-data`, the
+ * account lacks what it takes its values from; `no-answer`, a transport failure; `invite-barred`, the ledger
+ * would not send an invite (its trx_id got no answer, or its class saw a refusal accepted); `precondition`, what
+ * it needs did not happen (a refusal the account's balance explains); `nothing-to-judge`, the run's settings leave
+ * it nothing (skipped); `rate-limit`, past --max-wait; `no-report`, its test ended before it reported.
+ */
+export type StopKind =
+  | 'read-only'
+  | 'invite-cap'
+  | 'no-data'
+  | 'no-answer'
+  | 'invite-barred'
+  | 'precondition'
+  | 'nothing-to-judge'
+  | 'rate-limit'
+  | 'no-report';
+
+/** Why a scenario does not run (or stopped): the user's choice (`skipped`), or what it lacked (`inconclusive`). */
 export interface NotRun {
   status: 'skipped' | 'inconclusive';
+  kind: StopKind;
   reason: string;
 }
 
@@ -130,18 +154,20 @@ export function runsAfterWrites(entry: PlannedScenario, data: TargetData, plan: 
  * the history read again after the run's own invites.
  */
 export function dataSkip(entry: PlannedScenario, data: TargetData, rediscovered = false): NotRun | undefined {
-  if (entry.skip) return { status: 'skipped', reason: entry.skip };
+  if (entry.skip) return { status: 'skipped', ...entry.skip };
   const missing = lacks(entry, data);
   const after = rediscovered ? ', and the run’s own invites made none (were they refused?)' : '';
   if (missing === 'history')
     return {
       status: 'inconclusive',
+      kind: 'no-data',
       reason: `no history: dates, IDs and numbers are taken from the account's own records${after}; allow writes (the run's own invites make some) or use an account with history`,
     };
   if (missing === 'known-trx') {
     const why = `no known transaction${after}: pass --trx-id, allow writes, or use an account with history`;
     return {
       status: 'inconclusive',
+      kind: 'no-data',
       reason: entry.form === 'safe' ? `its safe form reuses a transaction ID, and there is ${why}` : why,
     };
   }

@@ -12,6 +12,7 @@ import {
   replaysAnother,
 } from './invite-ledger.js';
 import { PaceLost } from './pace.js';
+import type { NotRun } from './plan.js';
 import type { RunDeps } from './run-deps.js';
 import { compareLimit } from './sampling.js';
 import {
@@ -77,6 +78,281 @@ function inviteTrxId(api: ApiModel, params: Params): string | undefined {
   return v === undefined ? undefined : String(v);
 }
 
+/** A recording with nothing in it yet. */
+function emptyRecording(): Recording {
+  return {
+    exchanges: [],
+    generated: new Map(),
+    replays: new Set(),
+    mustRefuse: new Set(),
+    guarded: new Set(),
+    acceptedRefusals: new Map(),
+    notes: { flaky: [], waits: [] },
+    observations: [],
+    invitesSent: 0,
+    invitesCharged: 0,
+    judgedQuietly: new Set(),
+    judgements: [],
+  };
+}
+
+type InviteRequest = { method: Method; params: Params };
+
+/**
+ * One scenario's traffic and what it learns on the way: every request through the send policy, every invite
+ * through the ledger, each answer into the recording. Two facts of the account are learned as it goes (see
+ * buildContext): the price of one invite, and whether the balance explains a refusal.
+ */
+class ScenarioTraffic {
+  readonly recording = emptyRecording();
+  /** The last balance read, and the invites carried out since it: a drop after exactly one is its price. */
+  private lastSaldo: number | undefined;
+  private carriedSince = 0;
+
+  constructor(
+    private readonly title: string,
+    private readonly deps: RunDeps,
+  ) {}
+
+  private get api(): ApiModel {
+    return this.deps.api;
+  }
+
+  private get ledger(): RunDeps['ledger'] {
+    return this.deps.ledger;
+  }
+
+  /** A balance read: a drop after exactly one invite carried out since the last read is the price of one. */
+  private learn(ex: Exchange): void {
+    const saldo = saldoOf(ex);
+    if (ex.endpoint !== 'saldo-user' || saldo === undefined) return;
+    if (this.lastSaldo !== undefined && saldo < this.lastSaldo && this.carriedSince === 1)
+      this.ledger.notePrice(this.lastSaldo - saldo);
+    // A balance that has not moved yet may still show the charge of the invites since (a provider may charge late).
+    if (saldo !== this.lastSaldo) {
+      this.lastSaldo = saldo;
+      this.carriedSince = 0;
+    }
+  }
+
+  async send(
+    endpoint: Exchange['endpoint'],
+    method: Method,
+    params: Params,
+    opts: SendOptions = {},
+    policy = this.deps.policy,
+  ): Promise<Exchange> {
+    const { notes } = this.recording;
+    const ex = await sendUnderPolicy(this.deps.raw, endpoint, method, params, policy, notes, opts.body);
+    if (!opts.quiet) this.recording.exchanges.push(ex);
+    if (opts.mustRefuse) this.recording.mustRefuse.add(ex);
+    this.learn(ex);
+    return ex;
+  }
+
+  private settleInvite(intent: InviteIntent, trx: string | undefined, outcome: InviteOutcome): void {
+    this.ledger.settle(intent, trx, outcome);
+    const rec = this.recording;
+    if (intent.expect === 'refusal' && outcome !== 'refused') rec.invitesCharged++;
+    if (intent.expect === 'refusal' && outcome === 'accepted')
+      rec.acceptedRefusals.set(intent.clause, (rec.acceptedRefusals.get(intent.clause) ?? 0) + 1);
+  }
+
+  /** Admits invites that go out together (ledger.admitAll: it may wait for refusals still out). */
+  async admitInvites(invites: { intent: InviteIntent; trxId: string | undefined }[]): Promise<void> {
+    if (invites.some((i) => i.intent.expect === 'success') && !this.deps.target.allowWrites)
+      throw new Error(`${this.title}: an invite that could succeed, without writes allowed`);
+    await this.ledger.admitAll(invites);
+    this.recording.invitesSent += invites.length;
+    this.recording.invitesCharged += invites.filter((i) => i.intent.expect === 'success').length;
+  }
+
+  /** A fact of the provider's reading (reading.ts), with the answer that shows it. */
+  readingFact(knob: string, value: string, ex?: Exchange): void {
+    this.recording.observations.push({
+      point: 'reading',
+      knob,
+      value,
+      ...(ex ? { evidence: showExchange(ex) } : {}),
+    });
+  }
+
+  /** An invite a conformant API carries out was refused: is the balance the reason? Then nothing can be judged. */
+  private async explainRefusal(method: Method): Promise<void> {
+    const after = saldoOf(await this.send('saldo-user', method, { api_key: this.deps.target.apiKey }));
+    if (after === undefined) return;
+    const price = this.ledger.price;
+    const carried = this.ledger.carriedOut.length;
+    if (price !== undefined && after < price) {
+      this.readingFact('balance-runs-out', String(price));
+      throw new PreconditionFailed(
+        `the balance ran out after ${carried} invite(s) of this run (${after} left, one costs ${price}): top it up or lower --max-invites`,
+      );
+    }
+    if (price === undefined && after <= 0)
+      throw new PreconditionFailed(
+        `the account's balance (${after}) covers no invite: top it up to judge what needs a successful invite`,
+      );
+  }
+
+  async settle(
+    read: () => Promise<Exchange>,
+    done: (ex: Exchange) => boolean,
+    pace: SettlePace = {},
+  ): Promise<Exchange> {
+    const { settleMs } = this.deps;
+    const t0 = performance.now();
+    let pause = pace.firstPauseMs ?? 50;
+    let ex = await read();
+    while (!done(ex) && performance.now() - t0 < settleMs) {
+      await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, settleMs - (performance.now() - t0)))));
+      pause = Math.min(pause * (pace.growth ?? 1.5), 500);
+      ex = await read();
+    }
+    this.recording.settleMs = Math.max(this.recording.settleMs ?? 0, Math.round(performance.now() - t0));
+    return ex;
+  }
+
+  /**
+   * A guarded invite reuses a trx_id of the account's history; carried out (not a replay), it may have made a
+   * second transaction of that trx_id: INV-5 is judged on history, looked at until a second record shows or the
+   * settle window has passed.
+   */
+  private async judgeGuard(method: Method, invite: Exchange, trx: string): Promise<void> {
+    const twice = (ex: Exchange): boolean => (records(ex) ?? []).filter((r) => r.trx_id === trx).length > 1;
+    const { apiKey } = this.deps.target;
+    const history = await this.settle(
+      () => this.send('history-transaksi', method, { api_key: apiKey, q: trx, limit: compareLimit(this.deps) }),
+      twice,
+    );
+    this.recording.judgements.push(judge('INV-5', { invite, repeats: [invite], history }));
+  }
+
+  /** An invite carried out: the ledger keeps it (lookups of what it wrote), and the next balance drop prices it. */
+  private carriedOut(trx: string | undefined, params: Params, ex: Exchange): void {
+    this.ledger.noteCarriedOut(trx, trxNameIn(this.api, params), ex.body);
+    this.carriedSince++;
+  }
+
+  /**
+   * A used trx_id sent again: refused, or answered with its first answer (the reading's `repeat`). A refusal
+   * says so only of a request with nothing else wrong: a guarded one may be refused for its product alone.
+   */
+  private readRepeat(params: Params, intent: InviteIntent, ex: Exchange, replay: boolean): void {
+    if (intent.clause !== 'used-trx' && !(intent.clause === 'INV-5' && intent.expect === 'refusal')) return;
+    const ok = bodyOf(ex)?.ok === true;
+    const folded = this.api.foldRequest('invite-member', params);
+    const alone =
+      folded.problems.length === 0 &&
+      String(folded.params.product_code ?? '').toLowerCase() === (this.deps.target.product ?? '').toLowerCase();
+    if (ok ? replay : alone) this.readingFact('repeat', ok ? 'replay' : 'refuse', ex);
+  }
+
+  /** Sends one admitted invite, settles it in the ledger, and learns what its answer tells. */
+  async sendInvite(method: Method, params: Params, intent: InviteIntent, opts: SendOptions = {}): Promise<Exchange> {
+    const trx = inviteTrxId(this.api, params);
+    let ex: Exchange;
+    try {
+      ex = await this.send('invite-member', method, params, opts);
+    } catch (err) {
+      this.settleInvite(intent, trx, notCarriedOut(err) ? 'refused' : 'unknown');
+      throw err;
+    }
+    // An invite of a used trx_id (a guarded one, an INV-5 repeat) answered with the first invite's answer, another
+    // member's, is a replay: it carried nothing out.
+    const replay = intent.expect === 'refusal' && replaysAnother(this.api, params, ex);
+    if (replay) this.recording.replays.add(ex);
+    const ok = bodyOf(ex)?.ok === true;
+    this.readRepeat(params, intent, ex, replay);
+    if (refusalExpected(intent)) this.recording.mustRefuse.add(ex);
+    if (isGuard(intent)) this.recording.guarded.add(ex);
+    this.settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
+    if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await this.judgeGuard(method, ex, trx);
+    if (intent.expect === 'success' && ok) this.carriedOut(trx, params, ex);
+    if (intent.expect === 'success' && !ok) await this.explainRefusal(method);
+    return ex;
+  }
+
+  /**
+   * One invite sent several times at once (ScenarioContext.inviteAll): one copy counted as the invite carried
+   * out, the others as refusals of `clause`, each settled once by what its answer says.
+   */
+  async inviteAll(requests: InviteRequest[], clause: ClauseId): Promise<Exchange[]> {
+    const trx = inviteTrxId(this.api, requests[0]?.params ?? {});
+    const refusal: InviteIntent = { expect: 'refusal', clause };
+    await this.admitInvites([
+      { intent: { expect: 'success', clause }, trxId: trx },
+      ...requests.slice(1).map(() => ({ intent: refusal, trxId: trx })),
+    ]);
+    const settled = await this.sendTogether(requests, () => {
+      // Nothing went out: the refusals are settled as such (the one counted as carried out stays counted).
+      for (let i = 1; i < requests.length; i++) this.settleInvite(refusal, trx, 'refused');
+    });
+    const accepted = this.settleCopies(settled, trx, clause);
+    const first = settled.find(
+      (x): x is PromiseFulfilledResult<Exchange> => x.status === 'fulfilled' && bodyOf(x.value)?.ok === true,
+    );
+    if (first) this.carriedOut(trx, first.value.params, first.value);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (accepted === 0) await this.explainRefusal(requests[0]?.method ?? 'POST');
+    return settled.map((s) => (s as PromiseFulfilledResult<Exchange>).value);
+  }
+
+  /**
+   * Sends the copies at once: their slots of the run's pace are taken together (all of them if there are more
+   * copies), and the copies go without waiting for a turn of their own. `unsent` runs if the pace is lost first.
+   */
+  private async sendTogether(requests: InviteRequest[], unsent: () => void): Promise<PromiseSettledResult<Exchange>[]> {
+    let release: (() => void) | undefined;
+    try {
+      release = await this.deps.policy.pace?.acquire(requests.length);
+    } catch (err) {
+      unsent();
+      throw err;
+    }
+    const together = { ...this.deps.policy, pace: undefined };
+    return Promise.allSettled(
+      requests.map((r) => this.send('invite-member', r.method, r.params, {}, together)),
+    ).finally(release);
+  }
+
+  /**
+   * One copy was counted as the invite carried out, the others as refusals: each of those is settled once, by
+   * the copies accepted past the first, the copies that may have been carried out, and the rest refused.
+   * Returns how many copies were accepted.
+   */
+  private settleCopies(settled: PromiseSettledResult<Exchange>[], trx: string | undefined, clause: ClauseId): number {
+    const refusal: InviteIntent = { expect: 'refusal', clause };
+    let accepted = 0;
+    let refusals = settled.length - 1;
+    const outcome = (what: InviteOutcome): void => {
+      if (refusals > 0) {
+        refusals--;
+        this.settleInvite(refusal, trx, what);
+      } else if (what === 'unknown') this.settleInvite({ expect: 'success', clause }, trx, what);
+    };
+    for (const s of settled) {
+      if (s.status === 'rejected') {
+        if (!notCarriedOut(s.reason)) outcome('unknown');
+      } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) outcome('accepted');
+    }
+    while (refusals > 0) outcome('refused');
+    return accepted;
+  }
+
+  /** An accepted invite of a used trx_id proven a replay: nothing carried out, its class and the cap get it back. */
+  wasReplay(ex: Exchange, clause: ClauseId): void {
+    const rec = this.recording;
+    rec.replays.add(ex);
+    this.readingFact('repeat', 'replay', ex);
+    const n = rec.acceptedRefusals.get(clause) ?? 0;
+    if (n > 0) rec.acceptedRefusals.set(clause, n - 1);
+    this.ledger.reopen(clause, 1);
+    rec.invitesCharged--;
+  }
+}
+
 /**
  * The context one scenario runs with, and the recording it fills. Every request goes through the send policy;
  * every invite through the ledger. Two facts of the account are learned on the way, so that a refusal the
@@ -93,151 +369,8 @@ export function buildContext(
   recording: Recording;
 } {
   const { api, ledger } = deps;
-  const trxName = (params: Params): string => trxNameIn(api, params);
-  const recording: Recording = {
-    exchanges: [],
-    generated: new Map(),
-    replays: new Set(),
-    mustRefuse: new Set(),
-    guarded: new Set(),
-    acceptedRefusals: new Map(),
-    notes: { flaky: [], waits: [] },
-    observations: [],
-    invitesSent: 0,
-    invitesCharged: 0,
-    judgedQuietly: new Set(),
-    judgements: [],
-  };
-  // The last balance read, and the invites carried out since it: a drop after exactly one is its price.
-  let lastSaldo: number | undefined;
-  let carriedSince = 0;
-  const learn = (ex: Exchange): void => {
-    const saldo = saldoOf(ex);
-    if (ex.endpoint !== 'saldo-user' || saldo === undefined) return;
-    if (lastSaldo !== undefined && saldo < lastSaldo && carriedSince === 1) ledger.notePrice(lastSaldo - saldo);
-    // A balance that has not moved yet may still show the charge of the invites since (a provider may charge late).
-    if (saldo !== lastSaldo) {
-      lastSaldo = saldo;
-      carriedSince = 0;
-    }
-  };
-  const send = async (
-    endpoint: Exchange['endpoint'],
-    method: Method,
-    params: Params,
-    opts: SendOptions = {},
-    policy = deps.policy,
-  ): Promise<Exchange> => {
-    const ex = await sendUnderPolicy(deps.raw, endpoint, method, params, policy, recording.notes, opts.body);
-    if (!opts.quiet) recording.exchanges.push(ex);
-    if (opts.mustRefuse) recording.mustRefuse.add(ex);
-    learn(ex);
-    return ex;
-  };
-  const settleInvite = (intent: InviteIntent, trx: string | undefined, outcome: InviteOutcome): void => {
-    ledger.settle(intent, trx, outcome);
-    if (intent.expect === 'refusal' && outcome !== 'refused') recording.invitesCharged++;
-    if (intent.expect === 'refusal' && outcome === 'accepted')
-      recording.acceptedRefusals.set(intent.clause, (recording.acceptedRefusals.get(intent.clause) ?? 0) + 1);
-  };
-  /** Admits invites that go out together (ledger.admitAll: it may wait for refusals still out). */
-  const admitInvites = async (invites: { intent: InviteIntent; trxId: string | undefined }[]): Promise<void> => {
-    if (invites.some((i) => i.intent.expect === 'success') && !deps.target.allowWrites)
-      throw new Error(`${title}: an invite that could succeed, without writes allowed`);
-    await ledger.admitAll(invites);
-    recording.invitesSent += invites.length;
-    recording.invitesCharged += invites.filter((i) => i.intent.expect === 'success').length;
-  };
-  /** A fact of the provider's reading (reading.ts), with the answer that shows it. */
-  const readingFact = (knob: string, value: string, ex?: Exchange): void => {
-    recording.observations.push({ point: 'reading', knob, value, ...(ex ? { evidence: showExchange(ex) } : {}) });
-  };
-  /** An invite a conformant API carries out was refused: is the balance the reason? Then nothing can be judged. */
-  const explainRefusal = async (method: Method): Promise<void> => {
-    const after = saldoOf(await send('saldo-user', method, { api_key: deps.target.apiKey }));
-    if (after === undefined) return;
-    const price = ledger.price;
-    const carried = ledger.carriedOut.length;
-    if (price !== undefined && after < price) {
-      readingFact('balance-runs-out', String(price));
-      throw new PreconditionFailed(
-        `the balance ran out after ${carried} invite(s) of this run (${after} left, one costs ${price}): top it up or lower --max-invites`,
-      );
-    }
-    if (price === undefined && after <= 0)
-      throw new PreconditionFailed(
-        `the account's balance (${after}) covers no invite: top it up to judge what needs a successful invite`,
-      );
-  };
-  const settle = async (
-    read: () => Promise<Exchange>,
-    done: (ex: Exchange) => boolean,
-    pace: SettlePace = {},
-  ): Promise<Exchange> => {
-    const t0 = performance.now();
-    let pause = pace.firstPauseMs ?? 50;
-    let ex = await read();
-    while (!done(ex) && performance.now() - t0 < deps.settleMs) {
-      await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(1, deps.settleMs - (performance.now() - t0)))));
-      pause = Math.min(pause * (pace.growth ?? 1.5), 500);
-      ex = await read();
-    }
-    recording.settleMs = Math.max(recording.settleMs ?? 0, Math.round(performance.now() - t0));
-    return ex;
-  };
-  /**
-   * A guarded invite reuses a trx_id of the account's history; carried out (not a replay), it may have made a
-   * second transaction of that trx_id: INV-5 is judged on history, looked at until a second record shows or the
-   * settle window has passed.
-   */
-  const judgeGuard = async (method: Method, invite: Exchange, trx: string): Promise<void> => {
-    const twice = (ex: Exchange): boolean => (records(ex) ?? []).filter((r) => r.trx_id === trx).length > 1;
-    const history = await settle(
-      () => send('history-transaksi', method, { api_key: deps.target.apiKey, q: trx, limit: compareLimit(deps) }),
-      twice,
-    );
-    recording.judgements.push(judge('INV-5', { invite, repeats: [invite], history }));
-  };
-  const sendInvite = async (
-    method: Method,
-    params: Params,
-    intent: InviteIntent,
-    opts: SendOptions = {},
-  ): Promise<Exchange> => {
-    const trx = inviteTrxId(api, params);
-    let ex: Exchange;
-    try {
-      ex = await send('invite-member', method, params, opts);
-    } catch (err) {
-      settleInvite(intent, trx, notCarriedOut(err) ? 'refused' : 'unknown');
-      throw err;
-    }
-    // An invite of a used trx_id (a guarded one, an INV-5 repeat) answered with the first invite's answer, another
-    // member's, is a replay: it carried nothing out.
-    const replay = intent.expect === 'refusal' && replaysAnother(api, params, ex);
-    if (replay) recording.replays.add(ex);
-    const ok = bodyOf(ex)?.ok === true;
-    // A used trx_id sent again: refused, or answered with its first answer (the reading's `repeat`). A refusal
-    // says so only of a request with nothing else wrong: a guarded one may be refused for its product alone.
-    if (intent.clause === 'used-trx' || (intent.clause === 'INV-5' && intent.expect === 'refusal')) {
-      const folded = api.foldRequest('invite-member', params);
-      const alone =
-        folded.problems.length === 0 &&
-        String(folded.params.product_code ?? '').toLowerCase() === (deps.target.product ?? '').toLowerCase();
-      if (ok ? replay : alone) readingFact('repeat', ok ? 'replay' : 'refuse', ex);
-    }
-    const guard = isGuard(intent);
-    if (refusalExpected(intent)) recording.mustRefuse.add(ex);
-    if (guard) recording.guarded.add(ex);
-    settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
-    if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await judgeGuard(method, ex, trx);
-    if (intent.expect === 'success' && ok) {
-      ledger.noteCarriedOut(trx, trxName(params), ex.body);
-      carriedSince++;
-    }
-    if (intent.expect === 'success' && !ok) await explainRefusal(method);
-    return ex;
-  };
+  const t = new ScenarioTraffic(title, deps);
+  const { recording } = t;
   const ctx: ScenarioContext = {
     target: deps.target,
     data: deps.data,
@@ -245,69 +378,22 @@ export function buildContext(
     generation: deps.generation,
     charges: deps.charges,
     newTrxId: deps.newTrxId,
-    send: (endpoint, method, params, opts) => send(endpoint, method, params, opts),
+    send: (endpoint, method, params, opts) => t.send(endpoint, method, params, opts),
     async invite(method, params, intent, opts) {
-      await admitInvites([{ intent, trxId: inviteTrxId(api, params) }]);
-      return sendInvite(method, params, intent, opts);
+      await t.admitInvites([{ intent, trxId: inviteTrxId(api, params) }]);
+      return t.sendInvite(method, params, intent, opts);
     },
     generated(c, ex) {
       recording.generated.set(ex, c);
       if (!recording.exchanges.includes(ex)) recording.exchanges.push(ex);
     },
     async inviteBatch(requests) {
-      await admitInvites(requests.map((r) => ({ intent: r.intent, trxId: inviteTrxId(api, r.params) })));
+      await t.admitInvites(requests.map((r) => ({ intent: r.intent, trxId: inviteTrxId(api, r.params) })));
       // Every one settled before the scenario goes on, even when one fails.
-      return allAnswered(requests.map((r) => sendInvite(r.method, r.params, r.intent)));
+      return allAnswered(requests.map((r) => t.sendInvite(r.method, r.params, r.intent)));
     },
-    async inviteAll(requests, clause: ClauseId) {
-      const trx = inviteTrxId(api, requests[0]?.params ?? {});
-      const refusal: InviteIntent = { expect: 'refusal', clause };
-      await admitInvites([
-        { intent: { expect: 'success', clause }, trxId: trx },
-        ...requests.slice(1).map(() => ({ intent: refusal, trxId: trx })),
-      ]);
-      // At once: their slots of the run's pace are taken together (all of them if there are more copies), and
-      // the copies go without waiting for a turn of their own.
-      let release: (() => void) | undefined;
-      try {
-        release = await deps.policy.pace?.acquire(requests.length);
-      } catch (err) {
-        // Nothing went out: the refusals are settled as such (the one counted as carried out stays counted).
-        for (let i = 1; i < requests.length; i++) settleInvite(refusal, trx, 'refused');
-        throw err;
-      }
-      const together = { ...deps.policy, pace: undefined };
-      const settled = await Promise.allSettled(
-        requests.map((r) => send('invite-member', r.method, r.params, {}, together)),
-      ).finally(release);
-      // One copy was counted as the invite carried out, the others as refusals: each of those is settled once.
-      let accepted = 0;
-      let refusals = requests.length - 1;
-      const outcome = (what: InviteOutcome): void => {
-        if (refusals > 0) {
-          refusals--;
-          settleInvite(refusal, trx, what);
-        } else if (what === 'unknown') settleInvite({ expect: 'success', clause }, trx, what);
-      };
-      for (const s of settled) {
-        if (s.status === 'rejected') {
-          if (!notCarriedOut(s.reason)) outcome('unknown');
-        } else if (bodyOf(s.value)?.ok === true && ++accepted > 1) outcome('accepted');
-      }
-      while (refusals > 0) outcome('refused');
-      const first = settled.find(
-        (x): x is PromiseFulfilledResult<Exchange> => x.status === 'fulfilled' && bodyOf(x.value)?.ok === true,
-      );
-      if (first) {
-        ledger.noteCarriedOut(trx, trxName(first.value.params), first.value.body);
-        carriedSince++;
-      }
-      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed) throw failed.reason;
-      if (accepted === 0) await explainRefusal(requests[0]?.method ?? 'POST');
-      return settled.map((s) => (s as PromiseFulfilledResult<Exchange>).value);
-    },
-    settle,
+    inviteAll: (requests, clause) => t.inviteAll(requests, clause),
+    settle: (read, done, pace) => t.settle(read, done, pace),
     noteJudged(clauses) {
       for (const c of clauses) recording.judgedQuietly.add(c);
     },
@@ -315,26 +401,26 @@ export function buildContext(
       recording.observations.push(o);
     },
     ownInvites: () => ledger.carriedOut,
-    wasReplay(ex, clause) {
-      recording.replays.add(ex);
-      readingFact('repeat', 'replay', ex);
-      const n = recording.acceptedRefusals.get(clause) ?? 0;
-      if (n > 0) recording.acceptedRefusals.set(clause, n - 1);
-      ledger.reopen(clause, 1);
-      recording.invitesCharged--;
-    },
+    wasReplay: (ex, clause) => t.wasReplay(ex, clause),
   };
   return { ctx, recording };
 }
 
 /** Why a scenario stopped before it judged: skipped (the user's choice), or inconclusive (it could not). */
-export function stoppedBy(err: unknown): { status: 'skipped' | 'inconclusive'; reason: string } | undefined {
+export function stoppedBy(err: unknown): NotRun | undefined {
   if (err instanceof TransportError)
-    return { status: 'inconclusive', reason: `no answer: ${err.reason}: ${err.message}` };
-  if (err instanceof NotSent) return { status: err.why === 'cap' ? 'skipped' : 'inconclusive', reason: err.message };
-  if (err instanceof PreconditionFailed) return { status: 'inconclusive', reason: err.message };
-  if (err instanceof NotJudged) return { status: 'skipped', reason: err.message };
+    return { status: 'inconclusive', kind: 'no-answer', reason: `no answer: ${err.reason}: ${err.message}` };
+  if (err instanceof NotSent)
+    return err.why === 'cap'
+      ? { status: 'skipped', kind: 'invite-cap', reason: err.message }
+      : { status: 'inconclusive', kind: 'invite-barred', reason: err.message };
+  if (err instanceof PreconditionFailed) return { status: 'inconclusive', kind: 'precondition', reason: err.message };
+  if (err instanceof NotJudged) return { status: 'skipped', kind: 'nothing-to-judge', reason: err.message };
   if (err instanceof RateLimited)
-    return { status: 'inconclusive', reason: `${err.message}: raise --max-wait, or lower --rate-limit` };
+    return {
+      status: 'inconclusive',
+      kind: 'rate-limit',
+      reason: `${err.message}: raise --max-wait, or lower --rate-limit`,
+    };
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
 import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
 import { learnPhones, redact, redactValue } from '../redact.js';
-import type { PlannedScenario } from './plan.js';
+import type { NotRun, PlannedScenario, StopKind } from './plan.js';
 
 export type { Observation, ReadingFact, ShownExchange } from './observations.js';
 
@@ -20,7 +20,9 @@ export interface ScenarioResult {
   title: string;
   area: string;
   status: ScenarioStatus;
-  /** Why it was skipped, or why it could not judge (inconclusive), and what would let it. */
+  /** Why it was skipped, or why it could not judge (inconclusive), as a kind (plan.ts): read by the summary. */
+  skipKind?: StopKind;
+  /** Why it was skipped, or why it could not judge (inconclusive), and what would let it: read by people. */
   skipReason?: string;
   /** The clauses the scenario is about. */
   clauses: ClauseId[];
@@ -98,17 +100,25 @@ export const findingKey = (f: Finding): string =>
   `${f.clause}|${f.endpoint}|${f.method}|${(f.aliases ?? []).join(',')}|${f.path}|${f.expected}|${f.actual}`;
 
 /** The record of a scenario that did not run, and why: the user's choice (skipped), or it could not (inconclusive). */
-export function skippedResult(
-  entry: PlannedScenario,
-  reason: string,
-  status: 'skipped' | 'inconclusive' = 'skipped',
-): ScenarioResult {
+export function skippedResult(entry: PlannedScenario, stop: NotRun): ScenarioResult {
+  return newResult(entry, stop);
+}
+
+/** A planned scenario whose test ended before it reported: what the reporter holds for it until it does. */
+export const DID_NOT_REPORT: NotRun = { status: 'inconclusive', kind: 'no-report', reason: 'did not report' };
+
+/** The record a scenario's verdict starts from: passed, nothing found yet (verdict.ts). */
+export function emptyResult(entry: PlannedScenario): ScenarioResult {
+  return newResult(entry);
+}
+
+function newResult(entry: PlannedScenario, stop?: NotRun): ScenarioResult {
   const s = entry.scenario;
   return {
     title: s.title,
     area: s.area,
-    status,
-    skipReason: reason,
+    status: stop?.status ?? 'passed',
+    ...(stop ? { skipKind: stop.kind, skipReason: stop.reason } : {}),
     clauses: s.clauses,
     judged: [],
     endpoint: s.endpoint,

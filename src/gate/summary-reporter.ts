@@ -14,6 +14,7 @@ function missingRecord(planned: ScenarioResult, result: TestResult): ScenarioRes
   return {
     ...planned,
     status: 'inconclusive',
+    skipKind: 'no-report',
     skipReason: `did not report: the test ended (${result.status}, after ${Math.round(result.duration / 1000)} s) before this scenario finished: ${why}`,
   };
 }

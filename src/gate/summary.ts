@@ -1,19 +1,21 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
 import type { Vocabulary } from '../openapi/reading-file.js';
-import { CLAUSE_IDS, type ClauseId, type Drift } from '../openapi/types.js';
+import { CLAUSE_IDS, type ClauseId, type Drift, type Finding } from '../openapi/types.js';
 import { type BaselineChanges, baselineLines } from './baseline.js';
 import { learnVocabulary } from './learn-vocabulary.js';
+import {
+  type ClauseOutcome,
+  clauseOutcome,
+  deviationOf,
+  driftIdentity,
+  type KnownDeviation,
+  type RunOutcome,
+  runOutcome,
+} from './outcome-rules.js';
 import { aboutKnob, type LearnedPoint, learnReading } from './reading.js';
-import type { ReadingFact, ScenarioResult } from './scenario-result.js';
+import type { Observation, ReadingFact, ScenarioResult } from './scenario-result.js';
 
-/**
- * How a clause ended: `held`, judged and kept; `violated`, a finding of it (not a known deviation);
- * `inconclusive`, the run meant to judge it and could not (each cause in `reasons`, with what would let it be
- * judged); `not-judged`, the user's choice kept it out (read-only, --grep, the invite cap, a known deviation).
- */
-export type ClauseOutcome = 'held' | 'violated' | 'inconclusive' | 'not-judged';
-/** The outcome of a whole run: the worst of its clauses' (not-judged counts as held). */
-export type RunOutcome = 'held' | 'violated' | 'inconclusive';
+export type { ClauseOutcome, RunOutcome } from './outcome-rules.js';
 
 export interface ClauseFailure {
   test: string;
@@ -103,189 +105,203 @@ function refusalWarning(records: readonly ScenarioResult[]): string | undefined 
   return `${Math.round((100 * n) / total)}% of the ${total} answers were one refusal (${kind}): the run hardly reached the business logic; check the key, the base URL, the product and the numbers`;
 }
 
-/** The summary of a run's scenario records. */
-export function summarize(
-  records: readonly ScenarioResult[],
-  run: {
-    target: string;
-    allowWrites: boolean;
-    strict: boolean;
-    cap: number;
-    settleMs: number;
-    seed?: number;
-    deviations?: readonly { clause: string; reason: string }[];
-  },
-): ContractSummary {
-  const clauses = new Map<ClauseId, ClauseSummary>(
-    CLAUSE_IDS.map((id) => [
-      id,
-      {
-        id,
-        status: 'not-judged',
-        tests: 0,
-        passed: 0,
-        failed: 0,
-        inconclusive: 0,
-        skipped: 0,
-        failures: [],
-        warnings: [],
-        causes: [],
-        reasons: [],
-      },
-    ]),
-  );
-  // Scenarios that ran, whose own clause their answers gave nothing to judge (a page that could not be complete).
-  const unjudged = new Map<ClauseId, string[]>();
-  const drift = new Map<string, Drift>();
-  const totals = { scenarios: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0, flaky: 0 };
-  const flaky: { test: string; note: string }[] = [];
-  const waited: ContractSummary['rateLimits']['scenarios'] = [];
-  const spend = { sent: 0, charged: 0, cap: run.cap, skipped: [] as string[] };
-  const conflicts = new Map<string, ObservedConflict>();
-  const facts: ReadingFact[] = [];
-  let settled = 0;
-  let settleMax = 0;
-  const note = (list: string[], why: string): void => {
-    if (!list.includes(why) && list.length < MAX_LISTED) list.push(why);
-  };
-  const reason = (c: ClauseSummary, why: string): void => note(c.reasons, why);
-  const cause = (c: ClauseSummary, why: string): void => note(c.causes, why);
-  for (const r of records) {
-    totals.scenarios++;
-    totals[r.status]++;
-    for (const note of r.flaky) flaky.push({ test: r.title, note });
-    totals.flaky += r.flaky.length;
-    for (const d of r.drift) drift.set(`${d.endpoint}|${d.kind}|${d.path}|${d.value ?? ''}`, d);
-    if (r.waits.count) waited.push({ test: r.title, waits: r.waits.count, seconds: r.waits.ms / 1000 });
-    if (r.settleMs !== undefined) {
-      settled++;
-      settleMax = Math.max(settleMax, r.settleMs);
-    }
-    spend.sent += r.invites.sent;
-    spend.charged += r.invites.charged;
-    if (r.status === 'skipped' && /invite cap/.test(r.skipReason ?? ''))
-      spend.skipped.push(`${r.title}: ${r.skipReason}`);
-    for (const o of r.observations ?? []) {
-      if (o.point === 'reading') {
-        facts.push(o);
-        continue;
-      }
-      // Which name won is the reading's `conflict` too (the key's pair included).
-      const word = { refused: 'refuse', canonical: 'canonical', alias: 'alias' }[o.value];
-      if (word) facts.push({ point: 'reading', knob: 'conflict', value: word });
-      const key = `${o.endpoint} ${o.subject}`;
-      const seen = conflicts.get(key) ?? { endpoint: o.endpoint, subject: o.subject, byMethod: {} };
-      const before = seen.byMethod[o.method];
-      seen.byMethod[o.method] = before && before !== o.value ? `${before}, ${o.value}` : o.value;
-      conflicts.set(key, seen);
-    }
-    // Every clause the scenario is about, judged, or found broken or warned: each finding counts for its own clause.
-    const ids = new Set<ClauseId>([
-      ...r.clauses,
-      ...r.judged,
-      ...r.findings.map((f) => f.clause),
-      ...r.warned.map((f) => f.clause),
-    ]);
-    for (const id of ids) {
-      const c = clauses.get(id);
-      if (!c) continue;
-      c.tests++;
-      const mine = r.findings.filter((f) => f.clause === id);
-      if (mine.length) {
-        c.failed++;
-        for (const f of mine.slice(0, Math.max(0, MAX_LISTED - c.failures.length)))
-          c.failures.push({
-            test: r.title,
-            endpoint: f.endpoint,
-            ...(f.method ? { method: f.method } : {}),
-            ...(f.aliases ? { aliases: f.aliases } : {}),
-            path: f.path,
-            expected: f.expected,
-            actual: f.actual,
-          });
-      } else if (r.judged.includes(id)) {
-        c.passed++;
-      } else if (r.notJudged?.clauses.includes(id)) {
-        c.skipped++;
-        reason(c, r.notJudged.reason);
-      } else if (r.clauses.includes(id) && r.status === 'inconclusive') {
-        c.inconclusive++;
-        cause(c, r.skipReason ?? 'could not judge');
-      } else if (r.clauses.includes(id) && r.status === 'skipped') {
-        c.skipped++;
-        reason(c, r.skipReason ?? 'not run');
-      } else if (r.clauses.includes(id)) {
-        unjudged.set(id, [...(unjudged.get(id) ?? []), `${r.title}: its answers gave it nothing to judge`]);
-      }
-      for (const w of r.warned.filter((f) => f.clause === id).slice(0, Math.max(0, MAX_LISTED - c.warnings.length)))
-        c.warnings.push({
-          test: r.title,
-          endpoint: w.endpoint,
-          ...(w.method ? { method: w.method } : {}),
-          path: w.path,
-          expected: w.expected,
-          actual: w.actual,
-          reason: w.reason,
-        });
-    }
-  }
-  for (const c of clauses.values()) {
-    const deviation = run.deviations?.find((d) => d.clause === c.id);
-    // A balance may move between two reads for reasons of its own (a top-up, a refund): one rise around one invite,
-    // beside invites that did not raise it, does not tell a breach from that. BAL-2 is violated when it rises again.
-    if (c.id === 'BAL-2' && c.failed === 1 && c.passed > 0) {
-      c.status = 'inconclusive';
-      cause(
-        c,
-        `the balance rose around one invite only (${c.failures[0]?.test ?? ''}), not around ${c.passed} other(s): a top-up or refund between the two reads can explain one rise; run again to see whether it repeats`,
-      );
-      continue;
-    }
-    if (c.failed > 0) c.status = 'violated';
-    else if (c.warnings.length > 0) {
-      c.status = 'not-judged';
-      reason(c, `a known deviation: ${c.warnings[0]?.reason ?? deviation?.reason ?? ''}`);
-    } else if (c.inconclusive > 0) c.status = 'inconclusive';
-    else if (c.passed > 0) c.status = 'held';
-    else if (unjudged.has(c.id)) {
-      c.status = 'inconclusive';
-      for (const why of unjudged.get(c.id) ?? []) cause(c, why);
-    } else {
-      c.status = 'not-judged';
-      if (c.tests === 0) reason(c, 'no scenario of the run judges it (--grep)');
-    }
-  }
-  const driftList = [...drift.values()];
-  const all = [...clauses.values()];
-  const result: RunOutcome =
-    all.some((c) => c.status === 'violated') || (run.strict && driftList.length > 0)
-      ? 'violated'
-      : all.some((c) => c.status === 'inconclusive') || totals.inconclusive > 0
-        ? 'inconclusive'
-        : 'held';
-  const warning = refusalWarning(records);
+/** What a run was: its settings as the summary reports them. */
+export interface RunSettings {
+  target: string;
+  allowWrites: boolean;
+  strict: boolean;
+  cap: number;
+  settleMs: number;
+  seed?: number;
+  deviations?: readonly KnownDeviation[];
+}
+
+/** A clause no scenario has judged yet. */
+function emptyClause(id: ClauseId): ClauseSummary {
   return {
-    result,
+    id,
+    status: 'not-judged',
+    tests: 0,
+    passed: 0,
+    failed: 0,
+    inconclusive: 0,
+    skipped: 0,
+    failures: [],
+    warnings: [],
+    causes: [],
+    reasons: [],
+  };
+}
+
+/** Adds a reason to a list once, up to MAX_LISTED. */
+function noteOnce(list: string[], why: string): void {
+  if (!list.includes(why) && list.length < MAX_LISTED) list.push(why);
+}
+
+/** Room left in a list of at most MAX_LISTED. */
+const roomIn = (list: readonly unknown[]): number => Math.max(0, MAX_LISTED - list.length);
+
+function failureOf(test: string, f: Finding): ClauseFailure {
+  return {
+    test,
+    endpoint: f.endpoint,
+    ...(f.method ? { method: f.method } : {}),
+    ...(f.aliases ? { aliases: f.aliases } : {}),
+    path: f.path,
+    expected: f.expected,
+    actual: f.actual,
+  };
+}
+
+function warningOf(test: string, w: Finding & { reason: string }): ClauseFailure & { reason: string } {
+  return {
+    test,
+    endpoint: w.endpoint,
+    ...(w.method ? { method: w.method } : {}),
+    path: w.path,
+    expected: w.expected,
+    actual: w.actual,
+    reason: w.reason,
+  };
+}
+
+/** Every clause a scenario is about, judged, or found broken or warned: each finding counts for its own clause. */
+function clausesOf(r: ScenarioResult): Set<ClauseId> {
+  return new Set<ClauseId>([
+    ...r.clauses,
+    ...r.judged,
+    ...r.findings.map((f) => f.clause),
+    ...r.warned.map((f) => f.clause),
+  ]);
+}
+
+/** The run's scenario records added up, one at a time: per clause, per drift, per conflict, and the run's totals. */
+class RunTally {
+  readonly clauses = new Map<ClauseId, ClauseSummary>(CLAUSE_IDS.map((id) => [id, emptyClause(id)]));
+  /** Scenarios that ran, whose own clause their answers gave nothing to judge (a page that could not be complete). */
+  readonly unjudged = new Map<ClauseId, string[]>();
+  readonly drift = new Map<string, Drift>();
+  readonly totals = { scenarios: 0, passed: 0, failed: 0, skipped: 0, inconclusive: 0, flaky: 0 };
+  readonly flaky: { test: string; note: string }[] = [];
+  readonly waited: ContractSummary['rateLimits']['scenarios'] = [];
+  readonly spend: ContractSummary['spend'];
+  readonly conflicts = new Map<string, ObservedConflict>();
+  readonly facts: ReadingFact[] = [];
+  settled = 0;
+  settleMax = 0;
+
+  constructor(cap: number) {
+    this.spend = { sent: 0, charged: 0, cap, skipped: [] };
+  }
+
+  add(r: ScenarioResult): void {
+    this.totals.scenarios++;
+    this.totals[r.status]++;
+    for (const note of r.flaky) this.flaky.push({ test: r.title, note });
+    this.totals.flaky += r.flaky.length;
+    for (const d of r.drift) this.drift.set(driftIdentity(d), d);
+    if (r.waits.count) this.waited.push({ test: r.title, waits: r.waits.count, seconds: r.waits.ms / 1000 });
+    if (r.settleMs !== undefined) {
+      this.settled++;
+      this.settleMax = Math.max(this.settleMax, r.settleMs);
+    }
+    this.spend.sent += r.invites.sent;
+    this.spend.charged += r.invites.charged;
+    if (r.status === 'skipped' && r.skipKind === 'invite-cap') this.spend.skipped.push(`${r.title}: ${r.skipReason}`);
+    for (const o of r.observations ?? []) this.observe(o);
+    for (const id of clausesOf(r)) {
+      const c = this.clauses.get(id);
+      if (c) this.count(c, r);
+    }
+  }
+
+  /** A reading fact as it is; a conflict of two names by endpoint and pair, and which name won as a fact too. */
+  private observe(o: Observation): void {
+    if (o.point === 'reading') {
+      this.facts.push(o);
+      return;
+    }
+    // Which name won is the reading's `conflict` too (the key's pair included).
+    const word = { refused: 'refuse', canonical: 'canonical', alias: 'alias' }[o.value];
+    if (word) this.facts.push({ point: 'reading', knob: 'conflict', value: word });
+    const key = `${o.endpoint} ${o.subject}`;
+    const seen = this.conflicts.get(key) ?? { endpoint: o.endpoint, subject: o.subject, byMethod: {} };
+    const before = seen.byMethod[o.method];
+    seen.byMethod[o.method] = before && before !== o.value ? `${before}, ${o.value}` : o.value;
+    this.conflicts.set(key, seen);
+  }
+
+  /** What one scenario did with one clause: broke it, judged it kept, was kept from it, or could not judge it. */
+  private count(c: ClauseSummary, r: ScenarioResult): void {
+    const id = c.id;
+    c.tests++;
+    const mine = r.findings.filter((f) => f.clause === id);
+    if (mine.length) {
+      c.failed++;
+      for (const f of mine.slice(0, roomIn(c.failures))) c.failures.push(failureOf(r.title, f));
+    } else if (r.judged.includes(id)) {
+      c.passed++;
+    } else if (r.notJudged?.clauses.includes(id)) {
+      c.skipped++;
+      noteOnce(c.reasons, r.notJudged.reason);
+    } else if (r.clauses.includes(id) && r.status === 'inconclusive') {
+      c.inconclusive++;
+      noteOnce(c.causes, r.skipReason ?? 'could not judge');
+    } else if (r.clauses.includes(id) && r.status === 'skipped') {
+      c.skipped++;
+      noteOnce(c.reasons, r.skipReason ?? 'not run');
+    } else if (r.clauses.includes(id)) {
+      this.unjudged.set(id, [...(this.unjudged.get(id) ?? []), `${r.title}: its answers gave it nothing to judge`]);
+    }
+    for (const w of r.warned.filter((f) => f.clause === id).slice(0, roomIn(c.warnings)))
+      c.warnings.push(warningOf(r.title, w));
+  }
+
+  /** Each clause's outcome (outcome-rules.ts), with the causes and reasons it adds. */
+  decide(deviations: readonly KnownDeviation[] | undefined): void {
+    for (const c of this.clauses.values()) {
+      const d = clauseOutcome(c, this.unjudged.get(c.id), deviationOf(deviations, c.id));
+      c.status = d.status;
+      for (const why of d.causes) noteOnce(c.causes, why);
+      for (const why of d.reasons) noteOnce(c.reasons, why);
+    }
+  }
+}
+
+/** The summary of a run's scenario records. */
+export function summarize(records: readonly ScenarioResult[], run: RunSettings): ContractSummary {
+  const t = new RunTally(run.cap);
+  for (const r of records) t.add(r);
+  t.decide(run.deviations);
+  const driftList = [...t.drift.values()];
+  const all = [...t.clauses.values()];
+  const warning = refusalWarning(records);
+  const conflicts = [...t.conflicts.values()];
+  return {
+    result: runOutcome(
+      all.map((c) => c.status),
+      { drift: driftList.length, strict: run.strict, inconclusiveScenarios: t.totals.inconclusive },
+    ),
     target: run.target,
     allowWrites: run.allowWrites,
     strict: run.strict,
     ...(run.seed !== undefined ? { seed: run.seed } : {}),
     failureFiles: records.reduce((a, r) => a + (r.failures?.length ?? 0), 0),
-    totals,
+    totals: t.totals,
     clauses: all,
     drift: driftList,
-    flaky,
+    flaky: t.flaky,
     warnings: warning ? [warning] : [],
-    conflicts: [...conflicts.values()],
-    reading: learnReading(facts, run),
-    vocabulary: learnVocabulary(facts, [...conflicts.values()]),
+    conflicts,
+    reading: learnReading(t.facts, run),
+    vocabulary: learnVocabulary(t.facts, conflicts),
     rateLimits: {
-      waits: waited.reduce((a, w) => a + w.waits, 0),
-      seconds: Math.round(waited.reduce((a, w) => a + w.seconds, 0) * 10) / 10,
-      scenarios: waited,
+      waits: t.waited.reduce((a, w) => a + w.waits, 0),
+      seconds: Math.round(t.waited.reduce((a, w) => a + w.seconds, 0) * 10) / 10,
+      scenarios: t.waited,
     },
-    settle: { scenarios: settled, maxMs: settleMax, windowMs: run.settleMs },
-    spend,
+    settle: { scenarios: t.settled, maxMs: t.settleMax, windowMs: run.settleMs },
+    spend: t.spend,
   };
 }
 
@@ -309,8 +325,8 @@ const HEADLINE: Record<RunOutcome, string> = {
   inconclusive: '*inconclusive* (nothing violated, but not everything it meant to judge could be judged)',
 };
 
-/** The summary as Markdown, fit for a CI job summary. */
-export function summaryMarkdown(s: ContractSummary): string {
+/** The headline: the outcome, the run's settings and its scenarios, and its warnings. */
+function headlineLines(s: ContractSummary): string[] {
   const lines = [
     `# H2H contract: ${HEADLINE[s.result]}`,
     '',
@@ -322,74 +338,86 @@ export function summaryMarkdown(s: ContractSummary): string {
         : ''),
   ];
   for (const w of s.warnings) lines.push('', `**Warning:** ${w}`);
-  lines.push(
-    '',
-    '| Clause | Outcome | Scenarios (held/violated/inconclusive/not run) | Where it broke, or why it was not judged |',
-    '|---|---|---|---|',
-  );
-  for (const c of s.clauses) {
-    const where = [
-      ...c.failures
-        .slice(0, 3)
-        .map((f) =>
-          f.error
-            ? `${f.endpoint}: ${f.error}`
-            : `${findingPlace(f)} ${findingDetail({ ...f, path: `\`${f.path}\`` })}`,
-        ),
-      ...c.warnings
-        .slice(0, 2)
-        .map((w) => `known deviation (${w.reason}): ${w.endpoint} ${w.method ?? ''} \`${w.path}\``),
-      ...(c.status === 'inconclusive' ? c.causes.slice(0, 3) : c.status === 'not-judged' ? c.reasons.slice(0, 2) : []),
-    ]
-      .join('<br>')
-      .replace(/\|/g, '\\|');
-    lines.push(`| ${c.id} | ${ICON[c.status]} | ${c.passed}/${c.failed}/${c.inconclusive}/${c.skipped} | ${where} |`);
-  }
-  lines.push(
+  return lines;
+}
+
+/** One row of the clause table: its outcome, its counts, and where it broke or why it was not judged. */
+function clauseRow(c: ClauseSummary): string {
+  const where = [
+    ...c.failures
+      .slice(0, 3)
+      .map((f) =>
+        f.error ? `${f.endpoint}: ${f.error}` : `${findingPlace(f)} ${findingDetail({ ...f, path: `\`${f.path}\`` })}`,
+      ),
+    ...c.warnings
+      .slice(0, 2)
+      .map((w) => `known deviation (${w.reason}): ${w.endpoint} ${w.method ?? ''} \`${w.path}\``),
+    ...(c.status === 'inconclusive' ? c.causes.slice(0, 3) : c.status === 'not-judged' ? c.reasons.slice(0, 2) : []),
+  ]
+    .join('<br>')
+    .replace(/\|/g, '\\|');
+  return `| ${c.id} | ${ICON[c.status]} | ${c.passed}/${c.failed}/${c.inconclusive}/${c.skipped} | ${where} |`;
+}
+
+/** The invites spent against the cap, what the cap kept from running, and how long writes took to show. */
+function spendLines(s: ContractSummary): string[] {
+  const lines = [
     '',
     `Invites: ${s.spend.sent} sent, ${s.spend.charged} charged or maybe charged, cap ${s.spend.cap}.` +
       (s.spend.skipped.length ? ` Kept from running by the cap: ${s.spend.skipped.length}.` : ''),
-  );
+  ];
   for (const k of s.spend.skipped.slice(0, 10)) lines.push(`- ${k}`);
   if (s.settle.scenarios)
     lines.push(
       '',
       `Read-after-write: ${s.settle.scenarios} scenario(s) read what an invite wrote; the slowest showed after ${s.settle.maxMs} ms (window ${s.settle.windowMs} ms).`,
     );
-  if (s.conflicts.length) {
-    lines.push(
-      '',
-      `## Two names of one parameter at once (${s.conflicts.length}): observed, never a violation`,
-      '',
-      'Each request sent two names of one parameter with different values; the target refused it, used the canonical',
-      "name's value, or the alias's (the answer was judged as the answer to the value it used).",
-      '',
-    );
-    for (const o of s.conflicts)
-      lines.push(
+  return lines;
+}
+
+/** Two names of one parameter at once: what the target did, by endpoint and method. */
+function conflictLines(s: ContractSummary): string[] {
+  if (!s.conflicts.length) return [];
+  return [
+    '',
+    `## Two names of one parameter at once (${s.conflicts.length}): observed, never a violation`,
+    '',
+    'Each request sent two names of one parameter with different values; the target refused it, used the canonical',
+    "name's value, or the alias's (the answer was judged as the answer to the value it used).",
+    '',
+    ...s.conflicts.map(
+      (o) =>
         `- ${o.endpoint} ${o.subject}: ${Object.entries(o.byMethod)
           .map(([m, v]) => `${v} (${m})`)
           .join(', ')}`,
-      );
+    ),
+  ];
+}
+
+/** The provider's reading: what it does on each open point, as a table. */
+function readingLines(s: ContractSummary): string[] {
+  if (!s.reading.length) return [];
+  const cell = (t: string): string => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const lines = [
+    '',
+    '## Provider reading: what this provider does where its description is silent',
+    '',
+    'Facts, never violations. `reports/provider-reading.yaml` holds them in the form `h2h mock --legal-profile` reads.',
+    '',
+    '| Open point | What the description says | What this provider does | Evidence |',
+    '|---|---|---|---|',
+  ];
+  for (const p of s.reading) {
+    const does = p.value === undefined ? `not learned: ${p.note ?? ''}` : `${p.value}${p.note ? ` (${p.note})` : ''}`;
+    const ev = p.evidence ? `${p.evidence.method} ${p.evidence.url} → HTTP ${p.evidence.httpStatus}` : '';
+    lines.push(`| ${p.knob}: ${cell(aboutKnob(p.knob))} | ${cell(p.described)} | ${cell(does)} | ${cell(ev)} |`);
   }
-  if (s.sinceBaseline) lines.push('', ...baselineLines(s.sinceBaseline));
-  if (s.reading.length) {
-    const cell = (t: string): string => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-    lines.push(
-      '',
-      '## Provider reading: what this provider does where its description is silent',
-      '',
-      'Facts, never violations. `reports/provider-reading.yaml` holds them in the form `h2h mock --legal-profile` reads.',
-      '',
-      '| Open point | What the description says | What this provider does | Evidence |',
-      '|---|---|---|---|',
-    );
-    for (const p of s.reading) {
-      const does = p.value === undefined ? `not learned: ${p.note ?? ''}` : `${p.value}${p.note ? ` (${p.note})` : ''}`;
-      const ev = p.evidence ? `${p.evidence.method} ${p.evidence.url} → HTTP ${p.evidence.httpStatus}` : '';
-      lines.push(`| ${p.knob}: ${cell(aboutKnob(p.knob))} | ${cell(p.described)} | ${cell(does)} | ${cell(ev)} |`);
-    }
-  }
+  return lines;
+}
+
+/** What the run noted beside the contract: rate limits waited out, drift, flaky transport. */
+function noteLines(s: ContractSummary): string[] {
+  const lines: string[] = [];
   if (s.rateLimits.waits) {
     lines.push('', `## Rate limits (${s.rateLimits.waits} waits, ${s.rateLimits.seconds} s): never a violation`, '');
     for (const w of s.rateLimits.scenarios.slice(0, 20)) lines.push(`- ${w.test}: ${w.waits} wait(s), ${w.seconds} s`);
@@ -403,5 +431,22 @@ export function summaryMarkdown(s: ContractSummary): string {
     lines.push('', `## Flaky (${s.flaky.length}): transport errors that passed on their one retry`, '');
     for (const f of s.flaky) lines.push(`- ${f.test}: ${f.note}`);
   }
+  return lines;
+}
+
+/** The summary as Markdown, fit for a CI job summary. */
+export function summaryMarkdown(s: ContractSummary): string {
+  const lines = [
+    ...headlineLines(s),
+    '',
+    '| Clause | Outcome | Scenarios (held/violated/inconclusive/not run) | Where it broke, or why it was not judged |',
+    '|---|---|---|---|',
+    ...s.clauses.map(clauseRow),
+    ...spendLines(s),
+    ...conflictLines(s),
+    ...(s.sinceBaseline ? ['', ...baselineLines(s.sinceBaseline)] : []),
+    ...readingLines(s),
+    ...noteLines(s),
+  ];
   return `${lines.join('\n')}\n`;
 }
