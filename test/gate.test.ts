@@ -81,8 +81,11 @@ describe('secrets and money', () => {
       );
       assert.equal(sim.state.saldo(sim.fixture.suite.account), before);
       const notJudged = r.summary?.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
-      assert.deepEqual(notJudged, ['BAL-2', 'INV-1', 'INV-2', 'INV-5', 'INV-6']);
-      assert.match(r.summary?.clauses.find((c) => c.id === 'INV-5')?.reasons[0] ?? '', /--allow-writes/);
+      // INV-3 and INV-4 too: read-only, their invites carry a guard (a used trx_id, a product that cannot exist),
+      // and a refusal then says nothing of the msisdn or the kind they test.
+      assert.deepEqual(notJudged, ['BAL-2', 'INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5', 'INV-6']);
+      for (const id of ['INV-3', 'INV-5'])
+        assert.match(r.summary?.clauses.find((c) => c.id === id)?.reasons[0] ?? '', /--allow-writes/, id);
       assert.equal(r.summary?.result, 'held', 'what read-only leaves out is the user’s choice, not inconclusive');
     } finally {
       await sim.close();
