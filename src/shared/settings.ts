@@ -1,6 +1,9 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import parseDuration from 'parse-duration';
 import { readYamlFile, UsageError, validateConfig } from './config-file.js';
+import { didYouMean } from './did-you-mean.js';
+
+export { didYouMean };
 
 /** The commands of the CLI, by name. */
 export const COMMAND_NAMES = [
@@ -623,32 +626,6 @@ export function flagHelp(command: CommandName): string {
     .join('\n');
 }
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i] as number[];
-      const up = d[i - 1] as number[];
-      row[j] = Math.min(
-        (up[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-  return (d[a.length] as number[])[b.length] as number;
-}
-
-/** The closest of `names` to `name`, when close enough to be what was meant. */
-export function didYouMean(name: string, names: readonly string[]): string | undefined {
-  const best = names
-    .map((n) => ({ n, d: distance(name, n) }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(x.n.length / 3)))
-    .sort((a, b) => a.d - b.d)[0];
-  return best?.n;
-}
-
 /** Where a value came from, for its error: `--timeout`, `H2H_TIMEOUT`, `config file h2h.yaml: timeout`. */
 export interface Given {
   raw: string | string[] | boolean;
@@ -681,6 +658,10 @@ function read(s: Setting, g: Given): unknown {
       return (Array.isArray(text) ? text : String(text).split(',')).map((v) => String(v).trim()).filter(Boolean);
     case 'integer': {
       const n = Number(text);
+      if (typeof text === 'string' && /^-\d+(\.\d+)?$/.test(text))
+        return bad(
+          `must not be negative (a whole number from ${s.min ?? 0}${s.max !== undefined ? ` to ${s.max}` : ''})`,
+        );
       if (typeof text === 'boolean' || Array.isArray(text) || !/^\d+$/.test(String(text)))
         return bad('not a whole number');
       if ((s.min !== undefined && n < s.min) || (s.max !== undefined && n > s.max))
@@ -688,6 +669,7 @@ function read(s: Setting, g: Given): unknown {
       return n;
     }
     case 'duration': {
+      if (typeof text === 'string' && /^-\d/.test(text)) return bad('must not be negative');
       if (typeof text !== 'string' || !/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text))
         return bad('not a duration: a number and a unit, like 500ms, 1.5s or 1m30s');
       const ms = parseDuration(text) ?? Number.NaN;
@@ -695,6 +677,7 @@ function read(s: Setting, g: Given): unknown {
       return ms;
     }
     case 'rate': {
+      if (/^-\d/.test(String(text))) return bad('must not be negative');
       const m = /^(\d+(?:\.\d+)?)\/(s|m)$/.exec(String(text).toLowerCase());
       if (!m || Number(m[1]) <= 0) return bad('not a rate: requests per second or minute, like 10/s or 600/m');
       return Number(m[1]) / (m[2] === 'm' ? 60 : 1);
@@ -807,6 +790,24 @@ export interface ResolveOptions {
 }
 
 /**
+ * `--max-invites -1` as `--max-invites=-1`: a value that looks like a negative number is the flag's value, so that
+ * it is refused as negative, not taken for a flag of its own ("needs a value").
+ */
+function negativesJoined(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    const flag = /^--([^=]+)$/.exec(arg)?.[1];
+    if (flag && options[flag]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/**
  * Parses a command's flags from the table and layers each setting: flag, then environment (`H2H_` + the flag's
  * name), then the config file (`--config`), then its default. Every value is read by its type; an error names
  * where the bad value came from (`H2H_ALLOW_WRITES=maybe: not a boolean`). An unknown flag is answered once, in
@@ -823,7 +824,7 @@ export function resolveSettings(command: CommandName, argv: readonly string[], o
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: negativesJoined(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const flag = /'(-{1,2}[^']+)'/.exec(e.message)?.[1];

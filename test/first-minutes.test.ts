@@ -1,0 +1,93 @@
+// Issue 26, build 7: the first minutes with the CLI. Each test drives the built CLI (dist/) as a user would.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { ROOT, runCli } from './helpers.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-first-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+/** No target, key or config from the caller's environment. */
+const clean = { H2H_BASE_URL: '', H2H_API_KEY: '', H2H_CONFIG: '', H2H_MAX_INVITES: '' };
+
+describe('the first minutes with h2h', () => {
+  it('h2h --version prints the package and its version, exit 0', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = await runCli(['--version']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^h2h-contract ${pkg.version.replace(/\./g, '\\.')} \\(node v\\d+`));
+  });
+
+  it("h2h help CMD is CMD's own --help; an unknown CMD gets the closest command", async () => {
+    const help = await runCli(['help', 'contract']);
+    const own = await runCli(['contract', '--help']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^usage: h2h contract /);
+    assert.equal(help.stdout, own.stdout);
+    const typo = await runCli(['help', 'contrat']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /^h2h: unknown command 'contrat'; did you mean contract\?/);
+  });
+
+  it('a mistyped command gets a did-you-mean (exit 2); a word near no command gets the list alone', async () => {
+    for (const [typo, meant] of [
+      ['contrat', 'contract'],
+      ['prob', 'probe'],
+      ['lintt', 'lint'],
+      ['dif', 'diff'],
+    ]) {
+      const r = await runCli([typo as string]);
+      assert.equal(r.code, 2, typo);
+      assert.match(r.stderr, new RegExp(`^h2h: unknown command '${typo}'; did you mean ${meant}\\?$`, 'm'));
+      assert.equal(r.stdout, '');
+    }
+    const far = await runCli(['xyzzyplugh']);
+    assert.equal(far.code, 2);
+    assert.match(far.stderr, /^h2h: unknown command 'xyzzyplugh'\n/);
+    assert.doesNotMatch(far.stderr, /did you mean/);
+  });
+
+  it('a negative number is refused as negative, from a flag, the environment or the config file (exit 2)', async () => {
+    const config = join(tmp, 'negative.yaml');
+    writeFileSync(config, 'max_invites: -2\n');
+    const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [
+        ['--max-invites', '-1'],
+        {},
+        /^h2h contract: --max-invites -1: must not be negative \(a whole number from 0 to 1000\)$/m,
+      ],
+      [['--max-invites=-1'], {}, /^h2h contract: --max-invites -1: must not be negative/m],
+      [[], { H2H_MAX_INVITES: '-1' }, /^h2h contract: H2H_MAX_INVITES=-1: must not be negative/m],
+      [['--config', config], {}, /: max_invites: -2: must not be negative/m],
+      [['--timeout', '-5s'], {}, /^h2h contract: --timeout -5s: must not be negative$/m],
+      [['--examples', '-3'], {}, /^h2h contract: --examples -3: must not be negative/m],
+    ];
+    for (const [args, env, message] of cases) {
+      const r = await runCli(['contract', ...args], { env: { ...clean, ...env } });
+      assert.equal(r.code, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /needs a value/);
+    }
+  });
+
+  it('every unknown config key is reported, each with the key it most likely meant (or the known keys)', async () => {
+    const config = join(tmp, 'typos.yaml');
+    writeFileSync(config, 'timout: 3s\nmax_invitez: 2\nallow_write: true\nzzzzzzzz: 1\n');
+    const r = await runCli(['contract', '--config', config], { env: clean });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /^ {2}- \$: unknown field 'timout'; did you mean 'timeout'\?$/m);
+    assert.match(r.stderr, /^ {2}- \$: unknown field 'max_invitez'; did you mean 'max_invites'\?$/m);
+    assert.match(r.stderr, /^ {2}- \$: unknown field 'allow_write'; did you mean 'allow_writes'\?$/m);
+    assert.match(r.stderr, /^ {2}- \$: unknown field 'zzzzzzzz' \(the known fields: base_url, .*max_invites.*\)$/m);
+    // A probe target's key too, where it stands.
+    const probe = join(tmp, 'probe.yaml');
+    writeFileSync(
+      probe,
+      'targets:\n  - name: a\n    base_url: http://127.0.0.1:9\n    api_key_env: K\n    shedule: none\n',
+    );
+    const p = await runCli(['probe', '--once', '--config', probe], { env: clean });
+    assert.equal(p.code, 2, p.stderr);
+    assert.match(p.stderr, /^ {2}- \$\.targets\[0\]: unknown field 'shedule'; did you mean 'schedule'\?$/m);
+  });
+});
