@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { COMMANDS } from '../src/cli/commands.ts';
+import { COMMAND_HELP, resolveSettings } from '../src/shared/settings.ts';
 import { ROOT, runCli } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-first-'));
@@ -89,5 +91,44 @@ describe('the first minutes with h2h', () => {
     const p = await runCli(['probe', '--once', '--config', probe], { env: clean });
     assert.equal(p.code, 2, p.stderr);
     assert.match(p.stderr, /^ {2}- \$\.targets\[0\]: unknown field 'shedule'; did you mean 'schedule'\?$/m);
+  });
+});
+
+describe('every --help ends with examples and an exit line, from the settings table', () => {
+  it('each command: an Examples section of its own command lines, each one it accepts, and one Exit line', async () => {
+    const dir = mkdtempSync(join(tmp, 'examples-'));
+    // The files the examples name, so that each parses as it would in a project h2h init set up.
+    writeFileSync(join(dir, 'h2h.config.yaml'), '{}\n');
+    writeFileSync(join(dir, 'probe.yaml'), '{}\n');
+    for (const entry of COMMANDS) {
+      const r = await runCli([entry.name, '--help']);
+      assert.equal(r.code, 0, entry.name);
+      const [, examples = '', exit = ''] = /\nExamples:\n((?: {2}h2h .*\n)+)\nExit: (.+)\n$/.exec(r.stdout) ?? [];
+      assert.ok(examples, `${entry.name} --help ends with Examples and Exit:\n${r.stdout.slice(-600)}`);
+      assert.equal(exit, COMMAND_HELP[entry.name].exit);
+      assert.match(exit, /^0 .*, 2 /, `${entry.name}: the exit line names 0 and 2`);
+      assert.equal(r.stdout.match(/^Exit: /gm)?.length, 1, `${entry.name}: one Exit line`);
+      const lines = examples.trimEnd().split('\n');
+      assert.ok(lines.length >= 2, `${entry.name}: at least two examples`);
+      const cmd = await entry.load();
+      for (const line of lines) {
+        const [words = '', what = ''] = line.trim().split(/ {2}# /);
+        assert.ok(what, `${line}: says what it does`);
+        const [h2h, name, ...argv] = words.split(' ').map((w) => w.replace(/^'(.*)'$/, '$1'));
+        assert.deepEqual([h2h, name], ['h2h', entry.name], line);
+        const cwd = process.cwd();
+        process.chdir(dir);
+        try {
+          resolveSettings(entry.name, argv, {
+            ...(cmd.positionals ? { positionals: cmd.positionals.range } : {}),
+            env: {},
+          });
+        } catch (err) {
+          assert.fail(`${line}: ${(err as Error).message}`);
+        } finally {
+          process.chdir(cwd);
+        }
+      }
+    }
   });
 });

@@ -63,8 +63,6 @@ never a violation; the answer is judged as the answer to the value it used.
 Answers may come compressed: the gate asks for gzip, deflate and br (zstd where Node has it) and decodes them.
 
 Config file only: api_key_env (a variable that holds the key), deviations: [{clause, reason}].`,
-  more: `Exit: 0 the contract holds, 1 a clause is violated (or drift under --strict), 2 usage, configuration, an
-unreachable target or a key refused on GET and POST, 3 internal error, 4 inconclusive.`,
   fileExtras: CONTRACT_FILE_EXTRAS,
   async run(settings, io) {
     const cfg = resolveContractConfig(settings);

@@ -407,8 +407,6 @@ package.json names h2h-contract beside a package-lock.json, else this version of
 It never overwrites a file: one that exists is left as it is and named (saying whether it is what h2h init
 writes), and the others are still written, so that running it again, or again with --ci, adds only what is
 missing. Then it lists the commands to run next. Node 24 LTS is the target; Node 20.10 and later work.`),
-  more: `Exit: 0 every file is there (written now, or left as it was), 2 usage, or a file could not be written (each
-named with the reason; the others are written), 3 internal error.`,
   async run(settings, io) {
     const dir = process.cwd();
     const v = version();

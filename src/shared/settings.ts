@@ -567,6 +567,84 @@ export const SETTINGS: readonly Setting[] = [
   },
 ];
 
+/**
+ * Each command's examples and exit line: the end of its --help and of its part of docs/cli.md. Every example is a
+ * command line the command accepts (a test parses each), with what it does after `#`.
+ */
+export const COMMAND_HELP: Readonly<Record<CommandName, { examples: readonly string[]; exit: string }>> = {
+  contract: {
+    examples: [
+      'h2h contract  # the embedded simulator, writes allowed: no key needed',
+      'h2h contract --base-url https://h2h.example --api-key-file ~/.h2h-key  # a real target, read-only',
+      'h2h contract --base-url https://h2h.example --api-key-file ~/.h2h-key --allow-writes --product CODE --kind akrab --msisdn 081200000001 --max-invites 2  # and the invites that can succeed, at most 2 charged',
+      "h2h contract --grep 'HIS-3'  # one clause's scenarios",
+      'h2h contract --config h2h.config.yaml --baseline last/contract-summary.json --fail-on-change breaking  # what changed since the last run',
+    ],
+    exit: '0 the contract holds, 1 a clause is violated (or drift under --strict), 2 usage, configuration, an unreachable target or a key refused on GET and POST, 3 internal error, 4 inconclusive (--allow-inconclusive makes it 0).',
+  },
+  replay: {
+    examples: [
+      'h2h replay  # every saved failure of the last run, against a fresh embedded simulator',
+      'h2h replay reports/failures/*.json --base-url https://h2h.example --api-key-file ~/.h2h-key  # against the target that failed',
+    ],
+    exit: '0 every case is fixed, 1 a case still fails (or could not be sent), 2 usage or configuration, 3 internal error.',
+  },
+  probe: {
+    examples: [
+      'h2h probe --once  # one round against the embedded simulator, a summary, then exit',
+      'h2h probe --config probe.yaml  # every target of the file on its schedule; /metrics on 127.0.0.1:9464',
+      'h2h probe --base-url https://h2h.example --api-key-file ~/.h2h-key --exporter --listen 0.0.0.0:9464  # Prometheus schedules /probe?target=default',
+    ],
+    exit: '0 ok, 1 a probe failed (--once), 2 usage or configuration (a port in use included), 3 internal error.',
+  },
+  mock: {
+    examples: [
+      'h2h mock  # a free loopback port: prints H2H_BASE_URL and H2H_API_KEY',
+      'h2h mock --listen 127.0.0.1:4010 --legal-profile test/provider-reading.yaml  # answer as the provider read by a gate run does',
+      'h2h mock --fault envelope-no-status  # break ENV-1, to see the gate fail',
+    ],
+    exit: '0 stopped by SIGINT or SIGTERM, 2 usage or configuration (a port in use included), 3 internal error.',
+  },
+  validate: {
+    examples: [
+      'h2h validate saldo-user answer.json  # a saved response body',
+      'h2h validate history-transaksi exchange.json --strict --json  # {request, response}: the clauses that compare the two apply too',
+    ],
+    exit: '0 the response keeps the contract, 1 it breaks a clause, 2 usage error or unreadable file, 3 internal error.',
+  },
+  docs: {
+    examples: [
+      'h2h docs  # reports/docs/index.html and reports/docs/API.md from the bundled openapi.yaml',
+      'h2h docs --reports-dir site  # into site/docs/',
+    ],
+    exit: '0 written, 2 the folder cannot be written or the document cannot be read, 3 internal error.',
+  },
+  lint: {
+    examples: ['h2h lint  # the bundled openapi.yaml', 'h2h lint my/openapi.yaml  # a copy being edited'],
+    exit: '0 clean, 1 a rule broke (each printed with where and why), 2 no such file, 3 internal error.',
+  },
+  diff: {
+    examples: [
+      'h2h diff old/openapi.yaml openapi.yaml  # what the change breaks for clients, and what is safe',
+      'h2h diff old/openapi.yaml openapi.yaml --json  # the same as JSON',
+    ],
+    exit: '0 nothing breaks, 1 something breaks, 2 a file is missing or is not an OpenAPI document, 3 internal error.',
+  },
+  init: {
+    examples: [
+      'h2h init  # h2h.config.yaml and probe.yaml in this folder',
+      'h2h init --ci github --base-url https://h2h.example  # and .github/workflows/h2h-contract.yml, for this API',
+    ],
+    exit: '0 every file is there (written now, or left as it was), 2 usage, or a file could not be written (each named with the reason; the others are written), 3 internal error.',
+  },
+};
+
+/** The end of a command's --help and of its part of docs/cli.md: its examples, then its exit codes. */
+export function examplesAndExit(command: CommandName): string {
+  const h = COMMAND_HELP[command];
+  return ['Examples:', ...h.examples.map((e) => `  ${e}`), '', `Exit: ${h.exit}`].join('\n');
+}
+
 /** A setting's old flag names, where the command had them. */
 function oldFlags(s: Setting, command: CommandName): readonly string[] {
   const d = s.deprecated;
@@ -959,8 +1037,10 @@ export function cliReference(about: Record<CommandName, string>): string {
   for (const command of COMMAND_NAMES) {
     lines.push('', `## h2h ${command}`, '', about[command], '');
     const rows = settingsOf(command);
+    const { examples, exit } = COMMAND_HELP[command];
+    const end = ['', 'Examples:', '', '```sh', ...examples, '```', '', `Exit: ${exit}`];
     if (rows.length === 0) {
-      lines.push('No flags but `--help`.');
+      lines.push('No flags but `--help`.', ...end);
       continue;
     }
     lines.push('| flag | environment | config file | default | meaning |', '|---|---|---|---|---|');
@@ -972,6 +1052,7 @@ export function cliReference(about: Record<CommandName, string>): string {
         } | ${helpOf(s, command).replace(/\|/g, '\\|')}${old.length ? ` (old name, deprecated: ${old.join(', ')})` : ''} |`,
       );
     }
+    lines.push(...end);
   }
   return `${lines.join('\n')}\n`;
 }
