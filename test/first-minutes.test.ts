@@ -1,6 +1,6 @@
 // Issue 26, build 7: the first minutes with the CLI. Each test drives the built CLI (dist/) as a user would.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -130,5 +130,39 @@ describe('every --help ends with examples and an exit line, from the settings ta
         }
       }
     }
+  });
+});
+
+describe('a gate run against the embedded simulator with --max-invites 0', () => {
+  it('leaves every invite clause not judged by the cap, judges the rest, exits 0, and ends by how to open the report', async () => {
+    const reports = join(tmp, 'max-invites-0');
+    const r = await runCli(['contract', '--max-invites', '0', '--reports-dir', reports], {
+      env: clean,
+      timeoutMs: 300_000,
+    });
+    assert.equal(r.code, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`);
+    const summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as {
+      result: string;
+      clauses: { id: string; status: string; inconclusive: number; reasons: string[] }[];
+    };
+    assert.equal(summary.result, 'held');
+    const byId = new Map(summary.clauses.map((c) => [c.id, c]));
+    for (const id of ['INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5', 'INV-6', 'BAL-2']) {
+      assert.equal(byId.get(id)?.status, 'not-judged', `${id}: ${JSON.stringify(byId.get(id))}`);
+      assert.ok(
+        byId.get(id)?.reasons.every((why) => /invite cap/.test(why)),
+        `${id} not judged because of the cap: ${byId.get(id)?.reasons}`,
+      );
+    }
+    // What reads the run's own invites back is not judged either, never inconclusive: the rest is judged.
+    for (const c of summary.clauses) assert.equal(c.inconclusive, 0, `${c.id}: ${c.reasons}`);
+    for (const id of ['ENV-1', 'AUTH-1', 'BAL-1', 'HIS-1', 'HIS-3', 'TRX-1', 'TRX-2'])
+      assert.equal(byId.get(id)?.status, 'held', id);
+    // The last line: how to open the HTML report, with a command that is there and a report that is there.
+    const last = r.stdout.trimEnd().split('\n').at(-1);
+    assert.equal(last, `open the HTML report: npx playwright show-report ${join(reports, 'html')}`);
+    assert.ok(existsSync(join(reports, 'html', 'index.html')));
+    assert.ok(existsSync(join(ROOT, 'node_modules', '.bin', 'playwright')), 'npx finds playwright');
+    assert.match(readFileSync(join(ROOT, 'README.md'), 'utf8'), /npx playwright show-report reports\/html/);
   });
 });

@@ -32,6 +32,11 @@ const PLAYWRIGHT_CONFIG = fileURLToPath(
 );
 const PLAYWRIGHT_CLI = join(createRequire(import.meta.url).resolve('@playwright/test/package.json'), '..', 'cli.js');
 
+/** A path as one shell word: as it is when it needs no quoting, else in single quotes. */
+function shellWord(path: string): string {
+  return /^[\w./~-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
 /** Copies a child's output line by line through redact(). */
 function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => void): void {
   let rest = '';
@@ -143,6 +148,8 @@ async function runPlaywright(
   io.out(
     `reports: ${join(cfg.reportsDir, 'html', 'index.html')}, ${join(cfg.reportsDir, 'junit.xml')}, ${summaryPath}`,
   );
+  // The run's last line: how to open the HTML report (Playwright's own viewer, a dependency of this package).
+  io.out(`open the HTML report: npx playwright show-report ${shellWord(join(cfg.reportsDir, 'html'))}`);
   const exit = exitCodeOf(summary.result, cfg.allowInconclusive);
   // A changed reading is a fact about the provider; --fail-on-change GRADE makes a change of that grade or worse
   // fail a run that otherwise passes. A point not seen this time is never a change.
