@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareToBaseline, readBaseline } from '../gate/baseline.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
@@ -149,7 +149,9 @@ async function runPlaywright(
     `reports: ${join(cfg.reportsDir, 'html', 'index.html')}, ${join(cfg.reportsDir, 'junit.xml')}, ${summaryPath}`,
   );
   // The run's last line: how to open the HTML report (Playwright's own viewer, a dependency of this package).
-  io.out(`open the HTML report: npx playwright show-report ${shellWord(join(cfg.reportsDir, 'html'))}`);
+  const html = resolve(cfg.reportsDir, 'html');
+  const here = relative(process.cwd(), html);
+  io.out(`open the HTML report: npx playwright show-report ${shellWord(here.startsWith('..') || !here ? html : here)}`);
   const exit = exitCodeOf(summary.result, cfg.allowInconclusive);
   // A changed reading is a fact about the provider; --fail-on-change GRADE makes a change of that grade or worse
   // fail a run that otherwise passes. A point not seen this time is never a change.

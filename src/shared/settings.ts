@@ -560,6 +560,13 @@ export const SETTINGS: readonly Setting[] = [
     help: 'also write a CI job that runs the gate: .github/workflows/h2h-contract.yml or .gitlab-ci.yml',
   },
   {
+    flag: 'package',
+    arg: 'SPEC',
+    type: 'string',
+    commands: ['init'],
+    help: 'where the CI job installs h2h-contract from when package.json does not name it: a tarball (a path in the repository, or a URL), a git URL (git+https://...), or a registry name (default h2h-contract@VERSION, this version, once it is published)',
+  },
+  {
     flag: 'base-url',
     type: 'url',
     commands: ['init'],
