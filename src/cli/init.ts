@@ -430,8 +430,8 @@ placeholder to edit.
 repository's secrets, ${SUMMARY_MD} appended to the job summary, ${JUNIT} as a test report and ${REPORTS}/ as
 an artifact, also when the gate fails. --ci gitlab adds ${INIT_FILES.gitlab}: node:24-slim, ${JUNIT} as the
 JUnit report, ${REPORTS}/ kept \`when: always\`. The job runs the project's own h2h after \`npm ci\` when its
-package.json names h2h-contract beside a package-lock.json (installed from a tarball, a git URL or the registry:
-\`npm install --save-dev SPEC\`); else it installs h2h-contract first, from --package SPEC (a tarball in the
+package.json names h2h-contract beside a package-lock.json (npm install took it from a tarball, a git URL or
+the registry); else it installs h2h-contract first, from --package SPEC (a tarball in the
 repository, a git URL), by default this version of the published package.
 
 --package SPEC: where the CI job installs h2h-contract from when package.json does not name it; for a git URL the
