@@ -623,6 +623,7 @@ export const COMMAND_HELP: Readonly<Record<CommandName, { examples: readonly str
     examples: [
       'h2h docs  # reports/docs/index.html and reports/docs/API.md from the bundled openapi.yaml',
       'h2h docs --reports-dir site  # into site/docs/',
+      'h2h docs my/openapi.yaml --reports-dir review  # another copy of the document, into review/docs/',
     ],
     exit: '0 written, 2 the folder cannot be written or the document cannot be read, 3 internal error.',
   },
