@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { INIT_FILES } from '../src/cli/init.ts';
@@ -10,7 +11,7 @@ import { PROBE_FILE_EXTRAS } from '../src/probe/config.ts';
 import { refuseKeyInFile } from '../src/redact.ts';
 import { COMMAND_NAMES, type CommandName, resolveSettings, settingsOf } from '../src/shared/settings.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { NO_TARGET_ENV, runCli, words } from './helpers.ts';
+import { NO_TARGET_ENV, ROOT, runCli, words } from './helpers.ts';
 
 // `h2h init` in empty folders, as a user runs it; then the commands it wrote, run as written.
 
@@ -148,7 +149,13 @@ describe('h2h init: set up in one command', () => {
     assert.ok(uses('actions/checkout'));
     assert.equal(uses('actions/setup-node')?.with?.['node-version'], 24);
     const gate = steps.find((s) => /\bh2h contract\b/.test(s.run ?? ''));
-    assert.match(gate?.run ?? '', /^npx --yes --package h2h-contract@\S+ h2h contract --config h2h\.config\.yaml$/);
+    assert.equal(gate?.run, 'npx h2h contract --config h2h.config.yaml');
+    // No package.json names it: the job installs it first, by default this version's published name.
+    assert.match(
+      steps.find((s) => /^npm install /.test(s.run ?? ''))?.run ?? '',
+      /^npm install --no-save --no-package-lock --no-audit --no-fund h2h-contract@\d+\.\d+\.\d+$/,
+    );
+    assert.match(github.stdout, /the CI job installs h2h-contract@\S+ from the npm registry: until it is published/);
     const upload = uses('actions/upload-artifact');
     assert.equal(upload?.if, 'always()');
     assert.equal(upload?.with?.path, 'reports/');
@@ -268,5 +275,132 @@ describe('h2h init: where the folder decides', () => {
     const job = r.stdout.split('the job to add to .gitlab-ci.yml')[1]?.split('\nNext:')[0] ?? '';
     const parsed = parse(job.slice(job.indexOf('\n'))) as Record<string, { artifacts: { when: string } }>;
     assert.equal(parsed['h2h-contract']?.artifacts.when, 'always');
+  });
+});
+
+/** Runs a shell line as a CI runner does (`bash -e`), with a deadline; never leaves the child behind. */
+function shell(
+  line: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 300_000,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-e', '-c', line], { cwd, env: { ...process.env, ...env }, stdio: 'pipe' });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${line}: not done in ${timeoutMs} ms\n${out.slice(-3000)}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * The GitHub job's shell steps, run in order in a fresh checkout as the runner runs them: the repository's secrets
+ * absent (a fork's pull request), so the gate runs against its embedded simulator; `if: always()` steps run after a
+ * failure too. Returns each step's exit code and output.
+ */
+async function runJob(dir: string, summaryFile: string): Promise<{ step: Step; code: number | null; out: string }[]> {
+  const wf = parse(read(dir, INIT_FILES.github)) as { jobs: Record<string, { steps: Step[] }> };
+  const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+  const done: { step: Step; code: number | null; out: string }[] = [];
+  for (const step of steps) {
+    if (!step.run) continue;
+    if (done.some((d) => d.code !== 0) && step.if !== 'always()') continue;
+    // `${{ secrets.X }}` of an absent secret is the empty string.
+    const env = Object.fromEntries(
+      Object.entries(step.env ?? {}).map(([k, v]) => [k, String(v).replace(/\$\{\{\s*secrets\.\w+\s*\}\}/g, '')]),
+    );
+    const r = await shell(step.run, dir, { ...NO_TARGET_ENV, ...env, GITHUB_STEP_SUMMARY: summaryFile, CI: 'true' });
+    done.push({ step, ...r });
+  }
+  return done;
+}
+
+describe('the CI job h2h init writes installs the toolkit as it is today: from a tarball made by npm pack', () => {
+  const root = emptyFolder();
+  let tarball = '';
+  before(async () => {
+    // This repository packed as a client gets it (dist/ is built before the tests: npm pack runs no build here).
+    const packed = await shell(`npm pack --ignore-scripts --silent --pack-destination ${root}`, ROOT, {}, 120_000);
+    assert.equal(packed.code, 0, packed.out);
+    tarball = join(root, packed.out.trim().split('\n').at(-1) ?? '');
+    assert.ok(existsSync(tarball), packed.out);
+  });
+
+  it('with --package ./vendor/TARBALL in a folder with no package.json: the job installs it, the gate holds', async () => {
+    const dir = join(root, 'client');
+    mkdirSync(join(dir, 'vendor'), { recursive: true });
+    const vendored = `./vendor/${basename(tarball)}`;
+    copyFileSync(tarball, join(dir, vendored));
+    // h2h init as the README says a repository without package.json runs it: npx with the tarball.
+    const init = await shell(`npx --yes --package ${vendored} h2h init --ci github --package ${vendored}`, dir, {
+      ...NO_TARGET_ENV,
+    });
+    assert.equal(init.code, 0, init.out);
+    assert.doesNotMatch(init.out, /from the npm registry/);
+    // The GitLab job runs the same commands.
+    const gitlab = await shell(`npx --yes --package ${vendored} h2h init --ci gitlab --package ${vendored}`, dir, {});
+    assert.equal(gitlab.code, 0, gitlab.out);
+    rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
+
+    const summaryFile = join(root, 'step-summary.md');
+    const ran = await runJob(dir, summaryFile);
+    const runs = ran.map((r) => r.step.run?.trim());
+    assert.equal(runs[0], `npm install --no-save --no-package-lock --no-audit --no-fund ${vendored}`);
+    assert.equal(runs[1], 'npx h2h contract --config h2h.config.yaml');
+    const job = (parse(read(dir, INIT_FILES.gitlab)) as Record<string, { script: string[] }>)['h2h-contract'];
+    assert.deepEqual(job?.script, runs.slice(0, 2));
+    for (const r of ran) assert.equal(r.code, 0, `${r.step.name ?? r.step.run}:\n${r.out.slice(-3000)}`);
+    const gate = ran[1]?.out ?? '';
+    assert.match(gate, /^# H2H contract: holds$/m);
+    assert.match(gate, /^open the HTML report: npx playwright show-report reports\/html$/m);
+    assert.match(readFileSync(summaryFile, 'utf8'), /^# H2H contract: holds$/m);
+    assert.match(read(dir, 'reports/junit.xml'), /<testsuites/);
+    // The report's command works where the toolkit was installed.
+    const playwright = await shell('npx --no-install playwright --version', dir, {});
+    assert.equal(playwright.code, 0, playwright.out);
+  });
+
+  it('installed with npm install --save-dev ./vendor/TARBALL (the README): the job runs npm ci, then its h2h', async () => {
+    const dir = join(root, 'app');
+    mkdirSync(join(dir, 'vendor'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{"name": "app", "private": true}\n');
+    const vendored = `./vendor/${basename(tarball)}`;
+    copyFileSync(tarball, join(dir, vendored));
+    const install = await shell(`npm install --save-dev --no-audit --no-fund ${vendored}`, dir, {});
+    assert.equal(install.code, 0, install.out);
+    const init = await shell('npx h2h init --ci github', dir, { ...NO_TARGET_ENV });
+    assert.equal(init.code, 0, init.out);
+    const wf = parse(read(dir, INIT_FILES.github)) as { jobs: Record<string, { steps: Step[] }> };
+    const runs = Object.values(wf.jobs)
+      .flatMap((j) => j.steps)
+      .map((s) => s.run?.trim())
+      .filter(Boolean);
+    assert.deepEqual(runs.slice(0, 2), ['npm ci', 'npx h2h contract --config h2h.config.yaml']);
+    // The install step as written, in a fresh checkout (no node_modules): the h2h it runs is there after it.
+    rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
+    const ci = await shell('npm ci --no-audit --no-fund', dir, { CI: 'true' });
+    assert.equal(ci.code, 0, ci.out);
+    const version = await shell('npx --no-install h2h --version', dir, {});
+    assert.match(version.out, /^h2h-contract \d+\.\d+\.\d+ /);
   });
 });

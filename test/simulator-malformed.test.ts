@@ -258,3 +258,81 @@ describe('malformed and random requests', () => {
     assert.equal(ok.status, 200);
   });
 });
+
+describe('a parameter of the wrong JSON type', () => {
+  let sim: Simulator;
+  before(async () => {
+    sim = await startSimulator();
+  });
+  after(() => sim.close());
+
+  /** POSTs a JSON body; the answer's status and parsed body. */
+  async function post(endpoint: string, body: Record<string, unknown>): Promise<{ http: number; body: unknown }> {
+    const res = await fetch(`${sim.url}/api/${endpoint}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { http: res.status, body: await res.json() };
+  }
+
+  it('is refused with the envelope, under every name of every parameter of every endpoint, as an object is', async () => {
+    const wrong: [unknown, string][] = [
+      [['2026-11-25'], 'a JSON array'],
+      [[], 'a JSON array'],
+      [[sim.apiKey], 'a JSON array'],
+      [{ value: '2026-11-25' }, 'a JSON object'],
+      [true, 'a boolean'],
+      [null, 'null'],
+    ];
+    let checked = 0;
+    for (const endpoint of ENDPOINTS) {
+      const op = api.operation(endpoint);
+      for (const p of op.params)
+        for (const name of [p.name, ...p.aliases])
+          for (const [value, type] of wrong) {
+            // Every other parameter as a valid request has it: the wrong type is the only thing at fault.
+            const body: Record<string, unknown> = {
+              api_key: sim.apiKey,
+              trx_id: `WT${checked}`,
+              product_code: 'AKRAB-10GB',
+              msisdn: '081200000001',
+              [name]: value,
+            };
+            if (endpoint === 'saldo-user' || endpoint === 'history-transaksi')
+              for (const k of ['trx_id', 'product_code', 'msisdn']) if (k !== name) delete body[k];
+            if (endpoint === 'cek-trx-id') for (const k of ['product_code', 'msisdn']) if (k !== name) delete body[k];
+            // Under an alias, the alias alone (two names would be a conflict).
+            if (name !== p.name) delete body[p.name];
+            const r = await post(endpoint, body);
+            const at = `${endpoint} ${name}: ${JSON.stringify(value)}`;
+            const b = r.body as { ok?: unknown; status?: unknown; message?: unknown };
+            assert.equal(b.ok, false, `${at}: ${JSON.stringify(r.body)}`);
+            assert.equal(typeof b.status, 'string', at);
+            assert.ok(r.http >= 400 && r.http < 500, `${at}: HTTP ${r.http}`);
+            assert.match(String(b.message), new RegExp(`^${p.name} must be an? \\w+, not ${type}`), at);
+            checked++;
+          }
+    }
+    assert.ok(checked > 100, `${checked} cases`);
+  });
+
+  it('the same filter as text is read: a history filter sent as an array is refused, never "every record"', async () => {
+    const all = await post('history-transaksi', { api_key: sim.apiKey, limit: 1000 });
+    const records = (all.body as { data: { date: string }[] }).data;
+    const date = records[records.length - 1]?.date ?? '';
+    const some = records.filter((r) => r.date === date).length;
+    assert.ok(some > 0 && some < records.length, 'a date that only some records have');
+    const asText = await post('history-transaksi', { api_key: sim.apiKey, limit: 1000, date });
+    assert.equal((asText.body as { data: unknown[] }).data.length, some);
+    for (const tanggal of [[date], []]) {
+      const asArray = await post('history-transaksi', { api_key: sim.apiKey, limit: 1000, tanggal });
+      assert.deepEqual(asArray.body, {
+        ok: false,
+        status: 'INVALID_DATE',
+        message: 'date must be a string, not a JSON array',
+      });
+      assert.equal(asArray.http, 400);
+    }
+  });
+});

@@ -23,7 +23,7 @@ export interface Command {
   name: CommandName;
   /** --help before the flags: what the command does. */
   about: string;
-  /** --help after the flags: lists, exit codes. */
+  /** --help after the flags: lists (the examples and exit codes come from the settings table). */
   more?: string;
   /** Positionals as the usage line shows them (`ENDPOINT FILE.json`), and how many: [min, max]. */
   positionals?: { usage: string; range: readonly [number, number] };

@@ -66,7 +66,7 @@ export const EXIT = { OK: 0, VIOLATED: 1, USAGE: 2, INTERNAL: 3, INCONCLUSIVE: 4
 export function topHelp(): string {
   return `h2h: contract testing and monitoring of the H2H member-invitation API
 
-usage: h2h COMMAND [flags] [--debug]   (h2h COMMAND --help for its flags)
+usage: h2h COMMAND [flags] [--debug]   (h2h help COMMAND, or h2h COMMAND --help, for its flags; h2h --version)
 
 ${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
 

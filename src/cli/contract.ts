@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareToBaseline, readBaseline } from '../gate/baseline.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
@@ -31,6 +31,11 @@ const PLAYWRIGHT_CONFIG = fileURLToPath(
   new URL(`../../suites/playwright.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
 );
 const PLAYWRIGHT_CLI = join(createRequire(import.meta.url).resolve('@playwright/test/package.json'), '..', 'cli.js');
+
+/** A path as one shell word: as it is when it needs no quoting, else in single quotes. */
+function shellWord(path: string): string {
+  return /^[\w./~-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
 
 /** Copies a child's output line by line through redact(). */
 function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => void): void {
@@ -63,8 +68,6 @@ never a violation; the answer is judged as the answer to the value it used.
 Answers may come compressed: the gate asks for gzip, deflate and br (zstd where Node has it) and decodes them.
 
 Config file only: api_key_env (a variable that holds the key), deviations: [{clause, reason}].`,
-  more: `Exit: 0 the contract holds, 1 a clause is violated (or drift under --strict), 2 usage, configuration, an
-unreachable target or a key refused on GET and POST, 3 internal error, 4 inconclusive.`,
   fileExtras: CONTRACT_FILE_EXTRAS,
   async run(settings, io) {
     const cfg = resolveContractConfig(settings);
@@ -145,6 +148,10 @@ async function runPlaywright(
   io.out(
     `reports: ${join(cfg.reportsDir, 'html', 'index.html')}, ${join(cfg.reportsDir, 'junit.xml')}, ${summaryPath}`,
   );
+  // The run's last line: how to open the HTML report (Playwright's own viewer, a dependency of this package).
+  const html = resolve(cfg.reportsDir, 'html');
+  const here = relative(process.cwd(), html);
+  io.out(`open the HTML report: npx playwright show-report ${shellWord(here.startsWith('..') || !here ? html : here)}`);
   const exit = exitCodeOf(summary.result, cfg.allowInconclusive);
   // A changed reading is a fact about the provider; --fail-on-change GRADE makes a change of that grade or worse
   // fail a run that otherwise passes. A point not seen this time is never a change.

@@ -16,7 +16,6 @@ export const diff: Command = {
   about: `Breaking: a removed endpoint, method, parameter or alias; a parameter added as required or made required;
 a parameter's type changed, its enum narrowed, its pattern changed or its maxLength lowered; a response field
 removed, its type changed, made optional, or given new enum values. Safe: the opposite of each, and additions.`,
-  more: 'Exit: 0 nothing breaks, 1 something breaks, 2 a file is missing or is not an OpenAPI document.',
   positionals: { usage: 'OLD.yaml NEW.yaml', range: [2, 2] },
   async run(settings, io) {
     const [oldPath = '', newPath = ''] = settings.positionals;

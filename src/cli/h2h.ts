@@ -2,11 +2,14 @@ import { environmentProxies, proxyProblem, proxySecrets } from '../client/proxy.
 import { DocumentError } from '../openapi/load.js';
 import { redact, refuseKeyInFile, registerSecret } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
-import { flagHelp, resolveSettings, usageLine } from '../shared/settings.js';
+import { examplesAndExit, flagHelp, resolveSettings, usageLine } from '../shared/settings.js';
 import { type Command, EXIT, stdio } from './command.js';
 import type { CommandEntry } from './commands.js';
 
-/** The whole --help of a command: its usage line, summary and words, and its flags from the settings table. */
+/**
+ * The whole --help of a command: its usage line, summary and words, its flags, examples and exit codes from the
+ * settings table.
+ */
 export function helpText(entry: CommandEntry, cmd: Command): string {
   return [
     `usage: ${usageLine(cmd.name, cmd.positionals?.usage)}`,
@@ -18,6 +21,8 @@ export function helpText(entry: CommandEntry, cmd: Command): string {
     'Flags (a flag wins over its environment variable, which wins over the config file, then the default):',
     flagHelp(cmd.name),
     ...(cmd.more ? ['', cmd.more] : []),
+    '',
+    examplesAndExit(cmd.name),
   ].join('\n');
 }
 

@@ -202,22 +202,42 @@ export function probeConfig(version: string, baseUrl?: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** How CI and the next steps run h2h: the project's own copy when it has one, else the published package. */
+/**
+ * How CI and the next steps run h2h: the project's own copy after `npm ci` when its package.json and lockfile name
+ * h2h-contract (from a tarball in the repository, a git URL or the registry: whatever npm install was given), else
+ * the job installs it first from `--package SPEC` (a tarball, a git URL; by default the published name).
+ */
 interface Runner {
   /** CI: install the project's dependencies first (a package-lock.json names h2h-contract). */
   install: boolean;
+  /** CI: the command that installs h2h-contract (`npm ci`, or `npm install ... SPEC`). */
+  installStep: string;
   /** The command that runs h2h in CI. */
   ci: string;
   /** The command that runs h2h here, now. */
   local: string;
+  /** Where the job installs h2h-contract from when the project does not name it (undefined: it does). */
+  spec?: string;
+  /** That spec is the published name, given by no one. */
+  registryDefault: boolean;
 }
 
-function runnerFor(dir: string, version: string): Runner {
+/** A word as a POSIX shell reads it back: as it is when it needs no quoting, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./~#-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** A spec npm installs with git (node:24-slim has none). */
+function isGitSpec(spec: string): boolean {
+  return /^(git\+|git:|github:|gitlab:|bitbucket:)|\.git(#.*)?$/.test(spec);
+}
+
+function runnerFor(dir: string, version: string, given?: string): Runner {
   let pkg: { name?: string; dependencies?: object; devDependencies?: object } = {};
   try {
     pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof pkg;
   } catch {
-    // No package.json (or not JSON): not a Node project; the published package is run.
+    // No package.json (or not JSON): not a Node project; the job installs h2h-contract by itself.
   }
   const declared =
     pkg.name === 'h2h-contract' ||
@@ -227,11 +247,14 @@ function runnerFor(dir: string, version: string): Runner {
   // `npx h2h` only where it finds this package's bin: elsewhere npx would look up a package named h2h.
   const installed =
     pkg.name === 'h2h-contract' || existsSync(join(dir, 'node_modules', 'h2h-contract', 'package.json'));
-  const published = `npx --package h2h-contract@${version} h2h`;
+  const spec = given ?? `h2h-contract@${version}`;
   return {
     install,
-    ci: install ? 'npx h2h' : `npx --yes --package h2h-contract@${version} h2h`,
-    local: installed ? 'npx h2h' : published,
+    installStep: install ? 'npm ci' : `npm install --no-save --no-package-lock --no-audit --no-fund ${shellWord(spec)}`,
+    ci: 'npx h2h',
+    local: installed ? 'npx h2h' : `npx --package ${shellWord(spec)} h2h`,
+    ...(install ? {} : { spec }),
+    registryDefault: !install && given === undefined,
   };
 }
 
@@ -240,7 +263,11 @@ const GATE_RUN = `contract --config ${INIT_FILES.gate}`;
 export function githubWorkflow(version: string, runner: Runner): string {
   const setup = runner.install
     ? ['          cache: npm', '      - run: npm ci']
-    : ['          package-manager-cache: false'];
+    : [
+        '          package-manager-cache: false',
+        '      - name: Install h2h-contract',
+        `        run: ${runner.installStep}`,
+      ];
   return `# Written by h2h init (h2h-contract ${version}): the contract gate (h2h contract) on every push and pull request.
 # Repository secrets (Settings > Secrets and variables > Actions): H2H_BASE_URL, your API's base URL, and
 # ${KEY_ENV}, its key. Without H2H_BASE_URL the gate runs against its embedded simulator (a fork's pull request
@@ -305,11 +332,12 @@ ${setup.join('\n')}
 /** The GitLab job alone (what to add to a .gitlab-ci.yml that exists). */
 function gitlabJob(runner: Runner): string {
   return `h2h-contract:
-  image: node:24-slim
+  image: ${runner.spec && isGitSpec(runner.spec) ? 'node:24' : 'node:24-slim'}
   stage: test
   timeout: 30m
   script:
-${runner.install ? '    - npm ci\n' : ''}    - ${runner.ci} ${GATE_RUN}
+    - ${runner.installStep}
+    - ${runner.ci} ${GATE_RUN}
   artifacts:
     when: always
     expire_in: 30 days
@@ -402,19 +430,22 @@ placeholder to edit.
 repository's secrets, ${SUMMARY_MD} appended to the job summary, ${JUNIT} as a test report and ${REPORTS}/ as
 an artifact, also when the gate fails. --ci gitlab adds ${INIT_FILES.gitlab}: node:24-slim, ${JUNIT} as the
 JUnit report, ${REPORTS}/ kept \`when: always\`. The job runs the project's own h2h after \`npm ci\` when its
-package.json names h2h-contract beside a package-lock.json, else this version of the published package by npx.
+package.json names h2h-contract beside a package-lock.json (npm install took it from a tarball, a git URL or
+the registry); else it installs h2h-contract first, from --package SPEC (a tarball in the
+repository, a git URL), by default this version of the published package.
+
+--package SPEC: where the CI job installs h2h-contract from when package.json does not name it; for a git URL the
+GitLab job takes the node:24 image (it has git).
 
 It never overwrites a file: one that exists is left as it is and named (saying whether it is what h2h init
 writes), and the others are still written, so that running it again, or again with --ci, adds only what is
 missing. Then it lists the commands to run next. Node 24 LTS is the target; Node 20.10 and later work.`),
-  more: `Exit: 0 every file is there (written now, or left as it was), 2 usage, or a file could not be written (each
-named with the reason; the others are written), 3 internal error.`,
   async run(settings, io) {
     const dir = process.cwd();
     const v = version();
     const baseUrl = get.str(settings, 'base-url');
     const ci = get.str(settings, 'ci') as 'github' | 'gitlab' | undefined;
-    const runner = runnerFor(dir, v);
+    const runner = runnerFor(dir, v, get.str(settings, 'package'));
     const outcomes: Outcome[] = [
       writeNew(dir, INIT_FILES.gate, "the gate's settings", gateConfig(v, baseUrl)),
       writeNew(dir, INIT_FILES.probe, "the probe's settings", probeConfig(v, baseUrl)),
@@ -476,6 +507,12 @@ function nextSteps(
     `  ${h2h} probe --once --config ${INIT_FILES.probe}`,
     '      one round of the probe; without --once it stays up and serves /metrics',
   );
+  if (opts.ci && opts.runner.registryDefault)
+    lines.push(
+      `  the CI job installs ${opts.runner.spec} from the npm registry: until it is published there, add h2h-contract to`,
+      '      package.json (npm install --save-dev TARBALL-OR-GIT-URL: the job then runs npm ci), or write the job with',
+      '      --package TARBALL-OR-GIT-URL (a tarball committed in the repository, or git+https://...)',
+    );
   if (opts.ci === 'github')
     lines.push(
       `  add the repository secrets H2H_BASE_URL and ${KEY_ENV}, then commit ${INIT_FILES.gate} and ${INIT_FILES.github}`,

@@ -12,9 +12,9 @@ export const lint: Command = {
   name: 'lint',
   about: `Runs \`redocly lint\` with the committed redocly.yaml (where every rule switched off says why), then the
 toolkit's rules: every path has GET and POST with the same parameters and aliases; every alias is unique in its
-operation; every clause id is attached (x-clauses) to an operation; every example validates against its schema.
+operation; every clause id is attached (x-clauses) to an operation; every name a schema requires is one of its
+properties; every example validates against its schema.
 FILE defaults to openapi.yaml.`,
-  more: 'Exit: 0 clean, 1 a rule broke (each printed with where and why), 2 no such file.',
   positionals: { usage: '[FILE]', range: [0, 1] },
   async run(settings, io) {
     const [file] = settings.positionals;

@@ -27,7 +27,6 @@ schedules, let probes in flight end, and close the server.
 Config file: the settings below under their file keys, and targets: [{name, base_url, api_key_env |
 api_key_file, trx_id, schedule, timeout, tls: {ca_file, server_name, insecure_skip_verify}}] (keys never in the
 file; paths relative to the file).`,
-  more: 'Exit: 0 ok, 1 a probe failed (--once), 2 usage or configuration (a port in use included), 3 internal error.',
   fileExtras: PROBE_FILE_EXTRAS,
   async run(settings, io) {
     let cfg = resolveProbeConfig(settings);

@@ -33,7 +33,6 @@ export const replay: Command = {
   about: `FILE: saved failures (JSON) of a run of h2h contract; default every file in <reports-dir>/failures/, the
 last run's. The target and its settings are given as to h2h contract (flags, H2H_* environment, --config); with
 no target, a fresh embedded simulator. The key and the test numbers fill the placeholders of a saved case.`,
-  more: 'Exit: 0 every case is fixed, 1 a case still fails (or could not be sent), 2 usage or configuration.',
   positionals: { usage: '[FILE ...]', range: [0, 1000] },
   fileExtras: CONTRACT_FILE_EXTRAS,
   async run(settings, io) {

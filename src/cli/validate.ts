@@ -51,7 +51,6 @@ export const validate: Command = {
 {"request": {"method": "GET", "params": {...}}, "response": {"status": 200, "body": {...}}} so that the
 clauses that compare with the request (HIS-2..4, TRX-1, INV-1, INV-2) apply too. Without --known-status, refusal
 statuses are never drift.`,
-  more: 'Exit: 0 the response keeps the contract, 1 it breaks a clause, 2 usage error or unreadable file.',
   positionals: { usage: 'ENDPOINT FILE.json', range: [2, 2] },
   async run(settings, io) {
     const [endpoint = '', file = ''] = settings.positionals;

@@ -43,6 +43,9 @@ class Doc {
         schema: this.deref<Schema>(prop),
       });
     }
+    // A name required but not defined (`h2h lint` reports it) is still a parameter every request must now carry.
+    for (const name of schema.required ?? [])
+      if (!out.has(name)) out.set(name, { aliases: [], required: true, schema: {} });
     return out;
   }
   /** Response fields of a successful answer: path -> {type, required, enum}, through $ref, allOf, oneOf (ok:true branch) and items. */

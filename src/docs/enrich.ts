@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { DocNode } from '../openapi/types.js';
+import { requestSamples } from './samples.js';
 
 function isNode(v: unknown): v is DocNode {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -17,6 +18,19 @@ export function clauseTexts(doc: OpenAPIV3_1.Document): Record<string, string> {
  */
 export function enrichForDocs(doc: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
   const copy = structuredClone(doc) as unknown as DocNode;
+  // Each operation shows its requests by both methods: the GET query string and a curl line beside the POST body.
+  for (const [path, item] of Object.entries((copy.paths ?? {}) as Record<string, DocNode>)) {
+    const samples = requestSamples(doc, path);
+    for (const method of ['get', 'post'] as const) {
+      const op = item[method];
+      if (!isNode(op) || samples.length === 0) continue;
+      op['x-codeSamples'] = samples.flatMap((s) =>
+        method === 'get'
+          ? [{ lang: 'Shell', label: `GET ${s.name}`, source: `${s.curlGet}\n# GET ${s.get}` }]
+          : [{ lang: 'Shell', label: `POST ${s.name}`, source: s.curlPost }],
+      );
+    }
+  }
   const clauses = clauseTexts(doc);
   const schemas = ((copy.components as DocNode | undefined)?.schemas ?? {}) as Record<string, DocNode>;
   const schemaAssumption = (ref: unknown): string | undefined => {

@@ -3,6 +3,7 @@ import type { ApiModel } from '../openapi/load.js';
 import type { Schema } from '../openapi/types.js';
 import { ENDPOINTS, METHODS } from '../openapi/types.js';
 import { assumptions, clauseTexts } from './enrich.js';
+import { requestSamples } from './samples.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
@@ -75,13 +76,25 @@ export function apiMarkdown(api: ApiModel): string {
       L.push(`| \`${path}\` | ${cell(type ?? '')} | ${req} | ${cell(desc ?? '')} |`);
     }
     L.push('', 'On refusal (`Refusal`, any HTTP status): `ok` false, `status` (not SUCCESS), optional `message`.', '');
-    const body = api.deref<OpenAPIV3_1.RequestBodyObject>(op.operations.POST.requestBody ?? { content: {} });
-    for (const [name, ex] of Object.entries(body.content['application/json']?.examples ?? {})) {
+    for (const sample of requestSamples(doc, op.path)) {
       L.push(
-        `Request example \`${name}\` (POST):`,
+        `Request example \`${sample.name}\` (POST):`,
         '',
         '```json',
-        JSON.stringify(api.deref<OpenAPIV3_1.ExampleObject>(ex).value, null, 2),
+        JSON.stringify(sample.body, null, 2),
+        '```',
+        '',
+        'The same by GET, the parameters in the query string:',
+        '',
+        '```http',
+        `GET ${sample.get}`,
+        '```',
+        '',
+        'With curl, against `$H2H_BASE_URL` (`h2h mock` prints one, and a key for `<API_KEY>`):',
+        '',
+        '```sh',
+        sample.curlPost,
+        sample.curlGet,
         '```',
         '',
       );

@@ -7,7 +7,13 @@ import { CLAUSE_IDS, METHODS } from '../openapi/types.js';
 
 /** One broken rule of the document, with where it broke. */
 export interface LintProblem {
-  rule: 'both-methods' | 'unique-aliases' | 'clauses-attached' | 'examples-valid' | 'config-off-explained';
+  rule:
+    | 'both-methods'
+    | 'unique-aliases'
+    | 'clauses-attached'
+    | 'required-defined'
+    | 'examples-valid'
+    | 'config-off-explained';
   at: string;
   message: string;
 }
@@ -18,7 +24,11 @@ export interface LintProblem {
  */
 export function lintDocument(doc: OpenAPIV3_1.Document, source = 'openapi.yaml'): LintProblem[] {
   const deref = <T>(v: unknown): T => (derefIn<T>(doc, v) ?? {}) as T;
-  const raw = [...bothMethods(doc, deref), ...uniqueAliases(doc, deref), ...clausesAttached(doc)];
+  const undefinedRequired = requiredDefined(doc);
+  const raw = [...bothMethods(doc, deref), ...uniqueAliases(doc, deref), ...clausesAttached(doc), ...undefinedRequired];
+  // A schema that requires what it does not define cannot be compiled (ajv's strict mode): reported above, the
+  // examples are not checked against it.
+  if (undefinedRequired.length) return raw;
   let api: ApiModel;
   try {
     api = new ApiModel(doc, source);
@@ -28,7 +38,46 @@ export function lintDocument(doc: OpenAPIV3_1.Document, source = 'openapi.yaml')
       ? raw
       : [{ rule: 'both-methods', at: source, message: `the document cannot be loaded: ${err.message}` }];
   }
-  return [...raw, ...examplesValid(api)];
+  try {
+    return [...raw, ...examplesValid(api)];
+  } catch (err) {
+    // A schema ajv refuses to compile is a problem of the document, never an internal error of lint.
+    return [
+      ...raw,
+      { rule: 'examples-valid', at: source, message: `the schemas cannot be compiled: ${(err as Error).message}` },
+    ];
+  }
+}
+
+/** Every name a schema lists as `required` is one of its `properties` (anywhere in the document). */
+function requiredDefined(doc: OpenAPIV3_1.Document): LintProblem[] {
+  const out: LintProblem[] = [];
+  const walk = (v: unknown, at: string): void => {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, `${at}[${i}]`);
+      return;
+    }
+    if (!v || typeof v !== 'object') return;
+    const node = v as Record<string, unknown>;
+    // Where the names may come from elsewhere (a composition, open properties), a name is not known to be missing.
+    const open = ['allOf', 'anyOf', 'oneOf', 'additionalProperties', 'patternProperties', '$ref'].some(
+      (k) => node[k] !== undefined,
+    );
+    if (Array.isArray(node.required) && !open) {
+      const props = (node.properties ?? {}) as Record<string, unknown>;
+      for (const name of node.required)
+        if (typeof name === 'string' && !Object.hasOwn(props, name))
+          out.push({
+            rule: 'required-defined',
+            at,
+            message: `'${name}' is required but not defined in properties (a client cannot know what to send)`,
+          });
+    }
+    for (const [k, x] of Object.entries(node)) if (k !== 'example' && k !== 'examples') walk(x, at ? `${at}.${k}` : k);
+  };
+  walk(doc.components, 'components');
+  walk(doc.paths, 'paths');
+  return out;
 }
 
 /** A lookup of a `$ref` in the raw document, before the loader has found it valid (its rules run on any document). */

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { JSONSchema } from 'json-schema-to-ts';
 import type { TlsOptions } from '../client/client.js';
+import { MSISDN, MSISDN_RULE } from '../openapi/numbers.js';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { readableFile, readSecretFile, UsageError } from '../shared/config-file.js';
 import { defaultNumber, get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
@@ -96,8 +97,6 @@ export const CONTRACT_FILE_EXTRAS = {
   },
 } as const satisfies Record<string, JSONSchema>;
 
-const MSISDN = /^(08|62)[0-9]{7,12}$/;
-
 /** Which of two settings given in different places wins: a flag over the environment over the file. */
 function rank(source: string | undefined): number {
   if (!source || source === 'default') return 3;
@@ -139,9 +138,7 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
   const msisdns = get.list(r, 'msisdn') ?? [];
   for (const m of msisdns)
     if (!MSISDN.test(m))
-      throw new UsageError(
-        `${r.sources.msisdn}: test number '${m}' is not an msisdn (digits, beginning with 08 or 62)`,
-      );
+      throw new UsageError(`${r.sources.msisdn}: test number '${m}' is not an msisdn (${MSISDN_RULE})`);
   const allowWrites = get.bool(r, 'allow-writes') ?? false;
   const product = get.str(r, 'product');
   if (baseUrl !== undefined && allowWrites) {

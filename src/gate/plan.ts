@@ -79,6 +79,17 @@ export function planRun(catalogue: readonly Scenario[], opts: PlanOptions): Plan
   for (const s of chosen) {
     if (decided.has(s)) continue;
     if (s.afterWrites && !opts.allowWrites) decided.set(s, { scenario: s, form: 'write', skip: NEEDS_WRITES });
+    // The cap left no invite to carry out (--max-invites 0, say): what reads the run's own invites back has
+    // nothing to read, by the user's choice, not the target's doing.
+    else if (s.afterWrites && writes === 0 && writing.length > 0)
+      decided.set(s, {
+        scenario: s,
+        form: 'write',
+        skip: {
+          kind: 'invite-cap',
+          reason: `reads the run's own invites, and the invite cap leaves none (--max-invites ${opts.maxInvites}; ${runsAll} runs every writing scenario)`,
+        },
+      });
     else if (!s.invite) decided.set(s, { scenario: s, form: 'write' });
     else if (opts.allowWrites) {
       refusals += s.invite.risk;

@@ -18,6 +18,12 @@ export interface FoldedRequest {
   problems: RequestProblem[];
 }
 
+/** What a parameter's value must be, as a refusal says it. */
+function paramType(p: ParamInfo): string {
+  const type = p.schema?.type;
+  return type === 'integer' ? 'an integer' : type === 'number' ? 'a number' : 'a string';
+}
+
 /**
  * Folds aliases into canonical names and validates the result against the endpoint's request schema
  * (`validate`, which coerces GET strings to the schema's types). Two names of one parameter with different
@@ -44,7 +50,19 @@ export function foldRequest(params: readonly ParamInfo[], validate: ValidateFunc
       });
       continue;
     }
-    out[p.name] = seen[0]?.value;
+    const value = seen[0]?.value;
+    // Text and numbers are what a query string or a JSON body carries for a parameter (every one is a string or an
+    // integer); any other JSON type is refused, never coerced ("date": ["2026-11-25"], "q": true, "limit": null).
+    const type = value === null ? 'null' : Array.isArray(value) ? 'a JSON array' : typeof value;
+    if (type !== 'string' && type !== 'number') {
+      problems.push({
+        param: p.name,
+        code: 'invalid',
+        message: `${p.name} must be ${paramType(p)}, not ${type === 'object' ? 'a JSON object' : type === 'boolean' ? 'a boolean' : type}`,
+      });
+      continue;
+    }
+    out[p.name] = value;
   }
   if (!validate(out)) {
     for (const issue of convertAjvErrors(validate.errors ?? [], out)) {

@@ -4,6 +4,16 @@
  * place these forms are made; every room that compares or masks numbers uses it.
  */
 
+/**
+ * An msisdn the API takes: digits only, beginning with 08 or 62, 9 to 14 digits in all. The pattern of openapi.yaml's
+ * Msisdn schema, whose x-assumption says the same in words (test/assumptions.test.ts keeps the three equal); the
+ * gate's --msisdn check and the simulator's fixtures use it.
+ */
+export const MSISDN_PATTERN = '^(08|62)[0-9]{7,12}$';
+export const MSISDN = new RegExp(MSISDN_PATTERN);
+/** The rule in words, for an error message. */
+export const MSISDN_RULE = 'digits only, beginning with 08 or 62, 9 to 14 digits in all';
+
 /** A number in 62-form: 08xxxx becomes 628xxxx, +62xxxx becomes 62xxxx; anything else is returned as is. */
 export function to62(number: unknown): string {
   const s = String(number ?? '').replace(/^\+(?=62)/, '');

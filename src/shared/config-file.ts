@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JSONSchema } from 'json-schema-to-ts';
 import { parse } from 'yaml';
 import { convertAjvErrors } from './ajv-issues.js';
+import { didYouMean } from './did-you-mean.js';
 import { pointerToPath } from './jsonpath.js';
 
 /** A string that is one of `values`, as a JSON Schema `enum` (its errors read "must be one of ..."). */
@@ -14,7 +15,8 @@ export function oneOf<const T extends readonly string[]>(values: T): { readonly 
 /** A usage or configuration error: the command prints its message and exits 2. */
 export class UsageError extends Error {}
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true });
+// verbose: an error carries its schema, so an unknown key can be matched against the keys it knows.
+const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verbose: true });
 
 /**
  * Validates a config value with ajv against its schema and throws UsageError with one exact line per problem.
@@ -31,14 +33,29 @@ export function validateConfig<T>(schema: JSONSchema, value: unknown, source: st
   );
 }
 
-/** One line per problem of a config: `$.targets[0].timeout: must match ...`, `$: unknown field 'x'`. */
+/**
+ * One line per problem of a config: `$.targets[0].timeout: must match ...`, and one per unknown key, each with the
+ * known key it most likely meant (`$: unknown field 'timout'; did you mean 'timeout'?`), or the known keys.
+ */
 function configLines(errors: readonly ErrorObject[], value: unknown): string[] {
-  return convertAjvErrors(errors, value).map((i) => {
-    if (i.keyword === 'required')
-      return `${pointerToPath(i.pointer.slice(0, i.pointer.lastIndexOf('/')))}: missing required field '${i.property}'`;
-    if (i.keyword === 'additionalProperties') return `${i.path}: unknown field '${i.property}'`;
-    return `${i.path}: ${i.rule}`;
-  });
+  const unknown = errors
+    .filter((e) => e.keyword === 'additionalProperties')
+    .map((e) => {
+      const key = String((e.params as { additionalProperty?: unknown }).additionalProperty);
+      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const near = didYouMean(key, known);
+      const hint = near ? `; did you mean '${near}'?` : known.length ? ` (the known fields: ${known.join(', ')})` : '';
+      return `${pointerToPath(e.instancePath)}: unknown field '${key}'${hint}`;
+    });
+  const others = convertAjvErrors(
+    errors.filter((e) => e.keyword !== 'additionalProperties'),
+    value,
+  ).map((i) =>
+    i.keyword === 'required'
+      ? `${pointerToPath(i.pointer.slice(0, i.pointer.lastIndexOf('/')))}: missing required field '${i.property}'`
+      : `${i.path}: ${i.rule}`,
+  );
+  return [...new Set([...unknown, ...others])];
 }
 
 /** A file's text; a file that cannot be read is a UsageError naming it (and, unless `quiet`, why). */

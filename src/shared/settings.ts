@@ -1,6 +1,9 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import parseDuration from 'parse-duration';
 import { readYamlFile, UsageError, validateConfig } from './config-file.js';
+import { didYouMean } from './did-you-mean.js';
+
+export { didYouMean };
 
 /** The commands of the CLI, by name. */
 export const COMMAND_NAMES = [
@@ -557,12 +560,98 @@ export const SETTINGS: readonly Setting[] = [
     help: 'also write a CI job that runs the gate: .github/workflows/h2h-contract.yml or .gitlab-ci.yml',
   },
   {
+    flag: 'package',
+    arg: 'SPEC',
+    type: 'string',
+    commands: ['init'],
+    help: 'where the CI job installs h2h-contract from when package.json does not name it: a tarball (a path in the repository, or a URL), a git URL (git+https://...), or a registry name (default h2h-contract@VERSION, this version, once it is published)',
+  },
+  {
     flag: 'base-url',
     type: 'url',
     commands: ['init'],
     help: "your API's base URL: probe.yaml's target and, commented out, the gate's (absent: a placeholder to edit)",
   },
 ];
+
+/**
+ * Each command's examples and exit line: the end of its --help and of its part of docs/cli.md. Every example is a
+ * command line the command accepts (a test parses each), with what it does after `#`.
+ */
+export const COMMAND_HELP: Readonly<Record<CommandName, { examples: readonly string[]; exit: string }>> = {
+  contract: {
+    examples: [
+      'h2h contract  # the embedded simulator, writes allowed: no key needed',
+      'h2h contract --base-url https://h2h.example --api-key-file ~/.h2h-key  # a real target, read-only',
+      'h2h contract --base-url https://h2h.example --api-key-file ~/.h2h-key --allow-writes --product CODE --kind akrab --msisdn 081200000001 --max-invites 2  # and the invites that can succeed, at most 2 charged',
+      "h2h contract --grep 'HIS-3'  # one clause's scenarios",
+      'h2h contract --config h2h.config.yaml --baseline last/contract-summary.json --fail-on-change breaking  # what changed since the last run',
+    ],
+    exit: '0 the contract holds, 1 a clause is violated (or drift under --strict), 2 usage, configuration, an unreachable target or a key refused on GET and POST, 3 internal error, 4 inconclusive (--allow-inconclusive makes it 0).',
+  },
+  replay: {
+    examples: [
+      'h2h replay  # every saved failure of the last run, against a fresh embedded simulator',
+      'h2h replay reports/failures/*.json --base-url https://h2h.example --api-key-file ~/.h2h-key  # against the target that failed',
+    ],
+    exit: '0 every case is fixed, 1 a case still fails (or could not be sent), 2 usage or configuration, 3 internal error.',
+  },
+  probe: {
+    examples: [
+      'h2h probe --once  # one round against the embedded simulator, a summary, then exit',
+      'h2h probe --config probe.yaml  # every target of the file on its schedule; /metrics on 127.0.0.1:9464',
+      'h2h probe --base-url https://h2h.example --api-key-file ~/.h2h-key --exporter --listen 0.0.0.0:9464  # Prometheus schedules /probe?target=default',
+    ],
+    exit: '0 ok, 1 a probe failed (--once), 2 usage or configuration (a port in use included), 3 internal error.',
+  },
+  mock: {
+    examples: [
+      'h2h mock  # a free loopback port: prints H2H_BASE_URL and H2H_API_KEY',
+      'h2h mock --listen 127.0.0.1:4010 --legal-profile test/provider-reading.yaml  # answer as the provider read by a gate run does',
+      'h2h mock --fault envelope-no-status  # break ENV-1, to see the gate fail',
+    ],
+    exit: '0 stopped by SIGINT or SIGTERM, 2 usage or configuration (a port in use included), 3 internal error.',
+  },
+  validate: {
+    examples: [
+      'h2h validate saldo-user answer.json  # a saved response body',
+      'h2h validate history-transaksi exchange.json --strict --json  # {request, response}: the clauses that compare the two apply too',
+    ],
+    exit: '0 the response keeps the contract, 1 it breaks a clause, 2 usage error or unreadable file, 3 internal error.',
+  },
+  docs: {
+    examples: [
+      'h2h docs  # reports/docs/index.html and reports/docs/API.md from the bundled openapi.yaml',
+      'h2h docs --reports-dir site  # into site/docs/',
+      'h2h docs my/openapi.yaml --reports-dir review  # another copy of the document, into review/docs/',
+    ],
+    exit: '0 written, 2 the folder cannot be written or the document cannot be read, 3 internal error.',
+  },
+  lint: {
+    examples: ['h2h lint  # the bundled openapi.yaml', 'h2h lint my/openapi.yaml  # a copy being edited'],
+    exit: '0 clean, 1 a rule broke (each printed with where and why), 2 no such file, 3 internal error.',
+  },
+  diff: {
+    examples: [
+      'h2h diff old/openapi.yaml openapi.yaml  # what the change breaks for clients, and what is safe',
+      'h2h diff old/openapi.yaml openapi.yaml --json  # the same as JSON',
+    ],
+    exit: '0 nothing breaks, 1 something breaks, 2 a file is missing or is not an OpenAPI document, 3 internal error.',
+  },
+  init: {
+    examples: [
+      'h2h init  # h2h.config.yaml and probe.yaml in this folder',
+      'h2h init --ci github --base-url https://h2h.example  # and .github/workflows/h2h-contract.yml, for this API',
+    ],
+    exit: '0 every file is there (written now, or left as it was), 2 usage, or a file could not be written (each named with the reason; the others are written), 3 internal error.',
+  },
+};
+
+/** The end of a command's --help and of its part of docs/cli.md: its examples, then its exit codes. */
+export function examplesAndExit(command: CommandName): string {
+  const h = COMMAND_HELP[command];
+  return ['Examples:', ...h.examples.map((e) => `  ${e}`), '', `Exit: ${h.exit}`].join('\n');
+}
 
 /** A setting's old flag names, where the command had them. */
 function oldFlags(s: Setting, command: CommandName): readonly string[] {
@@ -623,32 +712,6 @@ export function flagHelp(command: CommandName): string {
     .join('\n');
 }
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i] as number[];
-      const up = d[i - 1] as number[];
-      row[j] = Math.min(
-        (up[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-  return (d[a.length] as number[])[b.length] as number;
-}
-
-/** The closest of `names` to `name`, when close enough to be what was meant. */
-export function didYouMean(name: string, names: readonly string[]): string | undefined {
-  const best = names
-    .map((n) => ({ n, d: distance(name, n) }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(x.n.length / 3)))
-    .sort((a, b) => a.d - b.d)[0];
-  return best?.n;
-}
-
 /** Where a value came from, for its error: `--timeout`, `H2H_TIMEOUT`, `config file h2h.yaml: timeout`. */
 export interface Given {
   raw: string | string[] | boolean;
@@ -681,6 +744,10 @@ function read(s: Setting, g: Given): unknown {
       return (Array.isArray(text) ? text : String(text).split(',')).map((v) => String(v).trim()).filter(Boolean);
     case 'integer': {
       const n = Number(text);
+      if (typeof text === 'string' && /^-\d+(\.\d+)?$/.test(text))
+        return bad(
+          `must not be negative (a whole number from ${s.min ?? 0}${s.max !== undefined ? ` to ${s.max}` : ''})`,
+        );
       if (typeof text === 'boolean' || Array.isArray(text) || !/^\d+$/.test(String(text)))
         return bad('not a whole number');
       if ((s.min !== undefined && n < s.min) || (s.max !== undefined && n > s.max))
@@ -688,6 +755,7 @@ function read(s: Setting, g: Given): unknown {
       return n;
     }
     case 'duration': {
+      if (typeof text === 'string' && /^-\d/.test(text)) return bad('must not be negative');
       if (typeof text !== 'string' || !/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text))
         return bad('not a duration: a number and a unit, like 500ms, 1.5s or 1m30s');
       const ms = parseDuration(text) ?? Number.NaN;
@@ -695,6 +763,7 @@ function read(s: Setting, g: Given): unknown {
       return ms;
     }
     case 'rate': {
+      if (/^-\d/.test(String(text))) return bad('must not be negative');
       const m = /^(\d+(?:\.\d+)?)\/(s|m)$/.exec(String(text).toLowerCase());
       if (!m || Number(m[1]) <= 0) return bad('not a rate: requests per second or minute, like 10/s or 600/m');
       return Number(m[1]) / (m[2] === 'm' ? 60 : 1);
@@ -807,6 +876,24 @@ export interface ResolveOptions {
 }
 
 /**
+ * `--max-invites -1` as `--max-invites=-1`: a value that looks like a negative number is the flag's value, so that
+ * it is refused as negative, not taken for a flag of its own ("needs a value").
+ */
+function negativesJoined(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    const flag = /^--([^=]+)$/.exec(arg)?.[1];
+    if (flag && options[flag]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/**
  * Parses a command's flags from the table and layers each setting: flag, then environment (`H2H_` + the flag's
  * name), then the config file (`--config`), then its default. Every value is read by its type; an error names
  * where the bad value came from (`H2H_ALLOW_WRITES=maybe: not a boolean`). An unknown flag is answered once, in
@@ -823,7 +910,7 @@ export function resolveSettings(command: CommandName, argv: readonly string[], o
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: negativesJoined(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const flag = /'(-{1,2}[^']+)'/.exec(e.message)?.[1];
@@ -958,8 +1045,10 @@ export function cliReference(about: Record<CommandName, string>): string {
   for (const command of COMMAND_NAMES) {
     lines.push('', `## h2h ${command}`, '', about[command], '');
     const rows = settingsOf(command);
+    const { examples, exit } = COMMAND_HELP[command];
+    const end = ['', 'Examples:', '', '```sh', ...examples, '```', '', `Exit: ${exit}`];
     if (rows.length === 0) {
-      lines.push('No flags but `--help`.');
+      lines.push('No flags but `--help`.', ...end);
       continue;
     }
     lines.push('| flag | environment | config file | default | meaning |', '|---|---|---|---|---|');
@@ -971,6 +1060,7 @@ export function cliReference(about: Record<CommandName, string>): string {
         } | ${helpOf(s, command).replace(/\|/g, '\\|')}${old.length ? ` (old name, deprecated: ${old.join(', ')})` : ''} |`,
       );
     }
+    lines.push(...end);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { MSISDN_PATTERN } from '../openapi/numbers.js';
 import { maskPhone } from '../redact.js';
 import { oneOf, readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 
@@ -61,7 +62,7 @@ const FIXTURE_SCHEMA = {
         account: { type: 'string' },
         product: { type: 'string' },
         kind,
-        msisdns: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^(08|62)[0-9]{7,12}$' } },
+        msisdns: { type: 'array', minItems: 1, items: { type: 'string', pattern: MSISDN_PATTERN } },
         max_invites: { type: 'integer', minimum: 0 },
       },
     },

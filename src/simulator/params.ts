@@ -40,7 +40,9 @@ export async function readParams(
         refusal: refuse('MALFORMED_JSON', 'The body must be a JSON object whose keys are the parameter names.'),
       };
     }
-    for (const [k, v] of Object.entries(body)) add(k, v);
+    // A JSON array is one value of the wrong type, never repeated values (those are the query string's): kept
+    // whole, so that it is refused as an object is.
+    for (const [k, v] of Object.entries(body)) add(k, Array.isArray(v) && params[k] === undefined ? [v] : v);
     return { params };
   }
   if (type === 'application/x-www-form-urlencoded' && opts.form) {

@@ -1,6 +1,6 @@
 import { bodyOf, records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
-import { to62 } from '../openapi/numbers.js';
+import { MSISDN, to62 } from '../openapi/numbers.js';
 import { phoneForm } from '../openapi/shape.js';
 import type { Exchange } from '../openapi/types.js';
 import type { Fixture } from './fixtures.js';
@@ -110,7 +110,7 @@ export function recordedAccount(
       account: 'recorded',
       product: target.product,
       kind: target.kind,
-      msisdns: target.msisdns.filter((m) => /^(08|62)[0-9]{7,12}$/.test(m)),
+      msisdns: target.msisdns.filter((m) => MSISDN.test(m)),
       max_invites: 1000,
     },
     history: list,
