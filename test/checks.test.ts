@@ -331,7 +331,11 @@ const TABLE: Row[] = [
       { exchange: hist({ q: 'x' }, [{ ...rec('T-9', '2026-01-01'), product: 'AKRAB-10GB' }]) },
     ],
     breaks: [
-      ['record without S', { exchange: hist({ q: 'T-9' }, [rec('T-9', '2026-01-01'), rec('T-8', '2026-01-01')]) }],
+      // A transaction ID of eight characters or more: no product holds it (a shorter one may stand in a name).
+      [
+        'record without S',
+        { exchange: hist({ q: 'TRX-9001' }, [rec('TRX-9001', '2026-01-01'), rec('TRX-8001', '2026-01-01')]) },
+      ],
       ['phone number not in it', { exchange: hist({ q: '6289999999999' }, [rec('T-9', '2026-01-01')]) }],
     ],
   },
@@ -360,8 +364,9 @@ const TABLE: Row[] = [
       [
         'one filter refused',
         {
-          exchange: ex('history-transaksi', { api_key: K, q: 'T-9' }, { ok: false, status: 'X' }),
-          expectedRecord: rec('T-9', '2026-01-01'),
+          // Eight characters or more: a provider may refuse a shorter search text (its size limits are not shown).
+          exchange: ex('history-transaksi', { api_key: K, q: 'TRX-9001' }, { ok: false, status: 'X' }),
+          expectedRecord: rec('TRX-9001', '2026-01-01'),
         },
       ],
     ],

@@ -19,6 +19,7 @@ import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
 import { UsageError, writableFolder } from '../shared/config-file.js';
 import { packageRoot } from '../shared/package-root.js';
+import { shellWord } from '../shared/shell.js';
 import { checkEmbeddedOptions } from '../simulator/embedded.js';
 import { type Command, EXIT, type Io } from './command.js';
 
@@ -31,11 +32,6 @@ const PLAYWRIGHT_CONFIG = fileURLToPath(
   new URL(`../../suites/playwright.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
 );
 const PLAYWRIGHT_CLI = join(createRequire(import.meta.url).resolve('@playwright/test/package.json'), '..', 'cli.js');
-
-/** A path as one shell word: as it is when it needs no quoting, else in single quotes. */
-function shellWord(path: string): string {
-  return /^[\w./~-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
-}
 
 /** Copies a child's output line by line through redact(). */
 function pipeRedacted(stream: NodeJS.ReadableStream, write: (text: string) => void): void {

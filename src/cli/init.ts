@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { PROBE_FILE_EXTRAS } from '../probe/config.js';
 import { packageRoot } from '../shared/package-root.js';
 import { defaultOf, envName, get, helpOf, type Setting, settingsOf } from '../shared/settings.js';
+import { shellWord } from '../shared/shell.js';
 import { type Command, EXIT, type Io } from './command.js';
 
 /** The files `h2h init` writes, relative to the folder it runs in. */
@@ -220,11 +221,6 @@ interface Runner {
   spec?: string;
   /** That spec is the published name, given by no one. */
   registryDefault: boolean;
-}
-
-/** A word as a POSIX shell reads it back: as it is when it needs no quoting, else in single quotes. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./~#-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** A spec npm installs with git (node:24-slim has none). */

@@ -106,7 +106,7 @@ function refusalWarning(records: readonly ScenarioResult[]): string | undefined 
 }
 
 /** What a run was: its settings as the summary reports them. */
-export interface RunSettings {
+export interface SummarySettings {
   target: string;
   allowWrites: boolean;
   strict: boolean;
@@ -269,7 +269,7 @@ class RunTally {
 }
 
 /** The summary of a run's scenario records. */
-export function summarize(records: readonly ScenarioResult[], run: RunSettings): ContractSummary {
+export function summarize(records: readonly ScenarioResult[], run: SummarySettings): ContractSummary {
   const t = new RunTally(run.cap);
   for (const r of records) t.add(r);
   t.decide(run.deviations);

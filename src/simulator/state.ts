@@ -43,8 +43,8 @@ export interface Handled {
   params: Record<string, unknown>;
 }
 
-/** The members the `neighbour` reading's other client invites, in turn. */
-const NEIGHBOUR_MEMBERS = ['6281300000001', '6281300000002'];
+/** The member the `neighbour` reading's other client invites with its n-th order: a new one each time. */
+const neighbourMember = (n: number): string => `628139${String(n).padStart(7, '0')}`;
 
 /** A balance above 2^31 (the `saldo=big` reading) is the fixture's plus this. */
 const BIG = 2 ** 32;
@@ -129,20 +129,21 @@ export class SimState {
   async neighbourInvite(): Promise<void> {
     const account = this.accounts.get(this.suite.account);
     const mine = this.products.find((p) => p.code === this.suite.product);
-    const product =
-      [...this.products]
-        .sort((a, b) => a.price - b.price)
-        .find((p) => p.kind !== mine?.kind && p.price !== mine?.price) ??
-      this.products.find((p) => p.price !== mine?.price) ??
-      mine;
-    if (!account || !product) return;
+    if (!account) return;
+    // Products of another price, another kind first: the first with a free slot is the one it orders.
+    const candidates = [...this.products]
+      .filter((p) => p.price !== mine?.price)
+      .sort((a, b) => Number(a.kind === mine?.kind) - Number(b.kind === mine?.kind) || a.price - b.price);
     this.neighbourSeq++;
-    await this.handle('invite-member', {
-      api_key: account.apiKey,
-      trx_id: `NB${this.neighbourSeq}X${Date.now().toString(36)}`,
-      product_code: product.code,
-      msisdn: NEIGHBOUR_MEMBERS[this.neighbourSeq % NEIGHBOUR_MEMBERS.length],
-    });
+    for (const product of candidates) {
+      const done = await this.handle('invite-member', {
+        api_key: account.apiKey,
+        trx_id: `NB${this.neighbourSeq}X${Date.now().toString(36)}`,
+        product_code: product.code,
+        msisdn: neighbourMember(this.neighbourSeq),
+      });
+      if (done.answer.body.ok === true) return;
+    }
   }
 
   /** Whether the named behaviour fault is on. */
