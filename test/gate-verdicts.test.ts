@@ -194,7 +194,8 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
     // 40/s (burst 10): well under what two workers send even on a loaded machine, so the limit is met every run.
     const reading = parseReading('rate-limit=40/s');
     // The key's scenarios: some 250 requests from two workers at once, past the limit.
-    const some = ['--grep', 'AUTH-1|BAL-1'];
+    // Titles that begin with the clause: not the record-kind lookups, which need the run's own invites.
+    const some = ['--grep', '^(AUTH-1|BAL-1) '];
     await withSim(reading, async (sim) => {
       const r = await gateAgainst(sim, some);
       assert.equal(r.code, 0, r.console.slice(-3000));
@@ -284,9 +285,11 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
     const refusals = ['--grep', 'AUTH-1|INV-3|TRX-2'];
     await withSim(reading, async (sim) => {
       const unlisted = await gateAgainst(sim, ['--strict', ...refusals]);
+      const drift = [...new Set(unlisted.summary?.drift.map((d) => `${d.path}=${d.value}`))];
+      assert.ok(drift.length > 0, 'a transaction state the document does not name is drift');
       assert.deepEqual(
-        [...new Set(unlisted.summary?.drift.map((d) => `${d.path}=${d.value}`))].sort(),
-        ['$.data.status=FAILED', '$.data.status=PENDING'],
+        drift.filter((d) => d !== '$.data.status=FAILED' && d !== '$.data.status=PENDING'),
+        [],
         `no list, no refusal word is drift; a transaction state the document does not name is: ${unlisted.console.slice(-1500)}`,
       );
       writeFileSync(cfg, `known_statuses: [${known.join(', ')}]\nknown_http_statuses: [200]\n`);
@@ -334,8 +337,15 @@ describe('where its users run it: a provider with a rate limit, rules for IDs, a
       assert.deepEqual(violated(summary), []);
       for (const id of ['INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5', 'INV-6'])
         assert.equal(summary.clauses.find((c) => c.id === id)?.status, 'held', id);
-      const refused = sim.log.filter((e) => e.endpoint === 'invite-member' && e.status === 'INVALID_TRX_ID').length;
-      assert.ok(refused > 0 && refused <= 6, `only the unusual IDs were refused (${refused})`);
+      // Refused: only the boundary cases' unusual IDs (spaces, other scripts, over 20 characters), never the run's own.
+      const refused = sim.log.filter((e) => e.endpoint === 'invite-member' && e.status === 'INVALID_TRX_ID');
+      assert.ok(refused.length > 0, 'the boundary cases sent unusual IDs');
+      const ordinary = refused.filter((e) => /^[A-Za-z0-9]{1,20}$/.test(String(e.params?.trx_id ?? e.params?.trxid)));
+      assert.deepEqual(
+        ordinary.map((e) => e.params),
+        [],
+        'no ID of the run’s own rule was refused',
+      );
     } finally {
       await sim.close();
     }
