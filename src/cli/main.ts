@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { COMMANDS, EXIT, topHelp } from './commands.js';
+import { EXIT } from '../shared/exit.js';
+import { COMMANDS, topHelp } from './commands.js';
 
 // The entry: only the list of commands is loaded here; a command's code loads when it runs.
 const args = process.argv.slice(2);
