@@ -96,7 +96,7 @@ describe('a base URL that is not the API is told from a refused key', () => {
     assert.match(
       r.stdout,
       new RegExp(
-        `saldo-user .* FAIL http_status: HTTP 404: no endpoint at ${sim.url}/api/api/saldo-user; check the base URL`,
+        `saldo-user .* FAIL http_status: HTTP 404: no endpoint at ${sim.url}/api/api/saldo-user; is the base URL right\\?`,
       ),
     );
     assert.doesNotMatch(r.stdout, /FAIL refused/);

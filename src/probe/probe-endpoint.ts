@@ -105,7 +105,7 @@ export function classify(
   // saldo-user and history-transaksi look nothing up: a 404 says the endpoint is not there (a wrong base URL), never
   // that the key was refused.
   if (status === 404 && endpoint !== 'cek-trx-id')
-    return fail('http_status', `HTTP 404: no endpoint at ${calledUrl(ex)}; check the base URL`);
+    return fail('http_status', `HTTP 404: no endpoint at ${calledUrl(ex)}; is the base URL right?`);
   if (!JSON_TYPE.test(ex.contentType)) {
     return status >= 400
       ? fail('http_status', `HTTP ${status}, ${ex.contentType || 'no content type'}`)

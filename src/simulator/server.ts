@@ -19,7 +19,7 @@ import { present } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
 import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
-import { LearnedReading, type World, withProducts } from './vocabulary.js';
+import { ServedVocabulary, type World, withProducts } from './vocabulary.js';
 
 export type { LogEntry } from './request-log.js';
 
@@ -79,7 +79,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   registerSecret(opts.apiKey);
   for (const a of fixture.accounts) registerSecret(a.api_key);
   state.fault = opts.fault ?? null;
-  const learned = opts.vocabulary ? new LearnedReading(opts.vocabulary, reading, fixture.forms) : undefined;
+  const learned = opts.vocabulary ? new ServedVocabulary(opts.vocabulary, reading, fixture.forms) : undefined;
   if (learned) state.accepts = (endpoint, param, value) => learned.accepts(api, endpoint, param, value);
   const keys = new Map(
     fixture.accounts.map((a) => [opts.apiKey && a.id === fixture.suite.account ? opts.apiKey : a.api_key, a.id]),
@@ -261,7 +261,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
   /** An answer of the simulator's rules as the learned provider words and shapes it (its own where none is learned). */
   function serveLearned(
-    l: LearnedReading,
+    l: ServedVocabulary,
     answer: Answer,
     at: Endpoint | undefined,
     sent: Params,
