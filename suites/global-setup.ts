@@ -19,7 +19,7 @@ import { newRunId, newSeed } from '../src/gate/trx-ids.js';
 import { concurrencyOf } from '../src/gate/workers.js';
 import { loadApiModel } from '../src/openapi/load.js';
 import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
-import { defaultNumber } from '../src/shared/settings.js';
+import { defaultValue } from '../src/shared/settings.js';
 import { startEmbedded } from '../src/simulator/embedded.js';
 
 /**
@@ -36,7 +36,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   let cfg: EffectiveConfig;
   let apiKey = givenKey ?? '';
   if (given.baseUrl) {
-    cfg = { ...given, baseUrl: given.baseUrl, maxInvites: given.maxInvites ?? defaultNumber('max-invites') };
+    cfg = { ...given, baseUrl: given.baseUrl, maxInvites: given.maxInvites ?? defaultValue('max-invites') };
   } else {
     const e = await startEmbedded(given.simulator, givenKey);
     close = () => e.sim.close();

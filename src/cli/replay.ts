@@ -17,7 +17,7 @@ import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import type { Exchange } from '../openapi/types.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
-import { defaultNumber } from '../shared/settings.js';
+import { defaultValue } from '../shared/settings.js';
 import { startEmbedded } from '../simulator/embedded.js';
 import { type Command, EXIT } from './command.js';
 
@@ -68,7 +68,7 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
       const newTrxId = trxFactory(newRunId(), 'R', target.trxRule);
       const deps = runDeps(api, target, data, raw, newTrxId, {
         ...cfg,
-        maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? defaultNumber('max-invites'),
+        maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? defaultValue('max-invites'),
         pace,
         seed: 0,
       });

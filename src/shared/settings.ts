@@ -84,9 +84,10 @@ const TARGET: readonly CommandName[] = ['contract', 'replay'];
 
 /**
  * Every setting of every command: the one table the CLI parses, layers (flag > environment > config file >
- * default), validates, and writes usage lines, --help and docs/cli.md from.
+ * default), validates, and writes usage lines, --help and docs/cli.md from. Typed row by row (`as const`): a
+ * setting's name, type and default are known to the compiler, so `get.str(r, 'prodcut')` does not compile.
  */
-export const SETTINGS: readonly Setting[] = [
+export const SETTINGS = [
   {
     flag: 'config',
     type: 'path',
@@ -562,7 +563,36 @@ export const SETTINGS: readonly Setting[] = [
     commands: ['init'],
     help: "your API's base URL: probe.yaml's target and, commented out, the gate's (absent: a placeholder to edit)",
   },
-];
+] as const satisfies readonly Setting[];
+
+/** The table as rows of one type, for code that reads any row. */
+const ROWS: readonly Setting[] = SETTINGS;
+
+type Row = (typeof SETTINGS)[number];
+/** The name of a setting: one of the table's flags. */
+export type SettingName = Row['flag'];
+type RowOf<F extends SettingName> = Extract<Row, { flag: F }>;
+/** The settings read as text, as a number, and so on, by name. */
+type NamesOf<T extends SettingType> = Extract<Row, { type: T }>['flag'];
+type TextType = 'string' | 'secret' | 'path' | 'url' | 'enum' | 'regex';
+type NumberType = 'integer' | 'duration' | 'rate';
+/** What a row's value is read as: one of an enum's values, text, a number (ms for a duration), a list, an address. */
+type ValueOf<R> = R extends { type: 'enum'; values: readonly (infer V)[] }
+  ? V
+  : R extends { type: TextType }
+    ? string
+    : R extends { type: NumberType }
+      ? number
+      : R extends { type: 'boolean' }
+        ? boolean
+        : R extends { type: 'list' }
+          ? string[]
+          : R extends { type: 'listen' }
+            ? { host: string; port: number }
+            : never;
+/** A setting with a default in the table always has a value once resolved; one without may have none. */
+export type SettingValue<F extends SettingName> =
+  RowOf<F> extends { default: string } ? ValueOf<RowOf<F>> : ValueOf<RowOf<F>> | undefined;
 
 /** A setting's old flag names, where the command had them. */
 function oldFlags(s: Setting, command: CommandName): readonly string[] {
@@ -572,7 +602,7 @@ function oldFlags(s: Setting, command: CommandName): readonly string[] {
 
 /** The settings of one command, in table order. */
 export function settingsOf(command: CommandName): Setting[] {
-  return SETTINGS.filter((s) => s.commands.includes(command));
+  return ROWS.filter((s) => s.commands.includes(command));
 }
 
 /** The default of a setting for a command. */
@@ -786,14 +816,33 @@ export interface Resolved {
   help: boolean;
 }
 
-/** Typed reads of a resolved setting (undefined when nothing gave it a value). */
+/**
+ * A resolved setting's value, typed by its row: undefined only for a setting without a default that nothing gave.
+ * A setting the command does not take is at its default (h2h replay reads the contract's config: no --strict).
+ * A default missing from the values is the program's error, not the user's.
+ */
+function resolvedValue<F extends SettingName>(r: Resolved, flag: F): SettingValue<F> {
+  const v = r.values[flag];
+  if (v !== undefined || r.help) return v as SettingValue<F>;
+  const own = settingsOf(r.command).find((s) => s.flag === flag);
+  if (own && defaultOf(own, r.command) !== undefined) throw new Error(`--${flag} was read before its default`);
+  if (own) return undefined as SettingValue<F>;
+  const other = ROWS.find((s) => s.flag === flag);
+  if (!other) throw new Error(`--${flag} is not a setting`);
+  const d = other.default;
+  return (d === undefined ? undefined : read(other, { raw: d, source: `default of --${flag}` })) as SettingValue<F>;
+}
+
+/**
+ * Typed reads of a resolved setting, by name and type: a name the table does not have, or a number read as text,
+ * does not compile. A setting with a default always has a value; one without is undefined when nothing gave it.
+ */
 export const get = {
-  str: (r: Resolved, flag: string): string | undefined => r.values[flag] as string | undefined,
-  bool: (r: Resolved, flag: string): boolean | undefined => r.values[flag] as boolean | undefined,
-  num: (r: Resolved, flag: string): number | undefined => r.values[flag] as number | undefined,
-  list: (r: Resolved, flag: string): string[] | undefined => r.values[flag] as string[] | undefined,
-  listen: (r: Resolved, flag: string): { host: string; port: number } | undefined =>
-    r.values[flag] as { host: string; port: number } | undefined,
+  str: <F extends NamesOf<TextType>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  bool: <F extends NamesOf<'boolean'>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  num: <F extends NamesOf<NumberType>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  list: <F extends NamesOf<'list'>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  listen: <F extends NamesOf<'listen'>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
 };
 
 export interface ResolveOptions {
@@ -925,22 +974,28 @@ export function resolveSettings(command: CommandName, argv: readonly string[], o
 }
 
 /** A value read as the setting named by `flag` reads its own (a per-target timeout in a probe file, say). */
-export function readAs(flag: string, raw: string, source: string): unknown {
-  const s = SETTINGS.find((x) => x.flag === flag);
+export function readAs<F extends SettingName>(flag: F, raw: string, source: string): ValueOf<RowOf<F>> {
+  const s = ROWS.find((x) => x.flag === flag);
   if (!s) throw new Error(`no setting --${flag}`);
-  return read(s, { raw, source });
+  return read(s, { raw, source }) as ValueOf<RowOf<F>>;
 }
 
-/** A setting's default, read by its type: for code that runs without a command line (the in-process runner). */
-export function defaultNumber(flag: string, command: CommandName = 'contract'): number {
-  const s = SETTINGS.find((x) => x.flag === flag);
+/**
+ * A setting's default for a command, read by its type: for code that runs without a command line (the in-process
+ * runner, a rule's fallback). Only settings with a default in the table are named here.
+ */
+export function defaultValue<F extends Extract<Row, { default: string }>['flag']>(
+  flag: F,
+  command: CommandName = 'contract',
+): ValueOf<RowOf<F>> {
+  const s = ROWS.find((x) => x.flag === flag && x.commands.includes(command));
   const d = s ? defaultOf(s, command) : undefined;
-  if (!s || d === undefined) throw new Error(`--${flag} has no default`);
-  return read(s, { raw: d, source: `default of --${flag}` }) as number;
+  if (!s || d === undefined) throw new Error(`--${flag} has no default for h2h ${command}`);
+  return read(s, { raw: d, source: `default of --${flag}` }) as ValueOf<RowOf<F>>;
 }
 
 /** Whether a setting was given (by flag, environment or file), not left to its default. */
-export function isGiven(r: Resolved, flag: string): boolean {
+export function isGiven(r: Resolved, flag: SettingName): boolean {
   return r.sources[flag] !== undefined && r.sources[flag] !== 'default';
 }
 
@@ -953,7 +1008,10 @@ export function cliReference(about: Record<CommandName, string>): string {
     'Every setting is layered the same way: the flag wins over its environment variable (`H2H_` + the flag',
     'name), which wins over the config file (`--config`, where the command reads one), which wins over the',
     'default. Durations need a unit (`500ms`, `1.5s`, `1m30s`); rates are `N/s` or `N/m`; booleans in the',
-    'environment are 1, 0, true, false, yes or no. Back to the [README](../README.md).',
+    'environment are 1, 0, true, false, yes or no. The key follows the same rule across its two settings, in',
+    'every command: `--api-key` or `--api-key-file`, whichever was given higher (flag, then `H2H_API_KEY` or',
+    '`H2H_API_KEY_FILE`, then the config file), the key itself where both are given at one level; last, the',
+    'variable the config file names (`api_key_env`). Back to the [README](../README.md).',
   ];
   for (const command of COMMAND_NAMES) {
     lines.push('', `## h2h ${command}`, '', about[command], '');
