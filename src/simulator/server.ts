@@ -15,7 +15,7 @@ import { type FaultSetting, faultNamed } from './faults.js';
 import { type Fixture, loadFixture } from './fixtures.js';
 import { contentTypeOf, limitsOf, neighbourMsOf, REFERENCE, type Reading, rateLimitOf } from './legal.js';
 import { drain, readParams } from './params.js';
-import { present } from './present.js';
+import { presentAnswer } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
 import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
@@ -180,7 +180,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       kind?: RefusalKind,
     ): void => {
       const at = endpoint && isEndpoint(endpoint) ? endpoint : undefined;
-      const shaped = learned ? serveLearned(learned, answer, at, sent, kind) : present(answer, at, reading);
+      const shaped = learned ? serveLearned(learned, answer, at, sent, kind) : presentAnswer(answer, at, reading);
       // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
       rewrite?.(shaped.body);
       entry.httpStatus = shaped.http;
@@ -271,10 +271,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       const k = kind ?? l.kindOf(answer, sent);
       const theirs = k ? l.refusal(k, at) : undefined;
       if (theirs) return { ...theirs.answer, ...(answer.headers ? { headers: answer.headers } : {}) };
-      return present(answer, at, reading);
+      return presentAnswer(answer, at, reading);
     }
     // The simulator's own undocumented fields give way to the provider's.
-    const plain = present(answer, at, { ...reading, extra: 'none' });
+    const plain = presentAnswer(answer, at, { ...reading, extra: 'none' });
     return at ? l.success(api, plain, at, own, sent).answer : plain;
   }
 
