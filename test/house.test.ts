@@ -26,10 +26,8 @@ const LONG_ALLOWED = new Set([
   'src/simulator/server.ts handle',
   'src/probe/metrics.ts (anonymous)',
   'src/cli/replay.ts run',
-  'src/shared/settings.ts resolveSettings',
   'src/gate/generators/values.ts schemaEdges',
   'src/simulator/recorded-account.ts recordedAccount',
-  'suites/global-setup.ts globalSetup',
 ]);
 
 /** Names still declared in two files of src/ (both in src/docs/, another engineer's). */

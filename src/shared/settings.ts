@@ -862,17 +862,60 @@ export interface ResolveOptions {
  * the project's words, with the closest flag. Old names still work, each with a deprecation line.
  */
 export function resolveSettings(command: CommandName, argv: readonly string[], opts: ResolveOptions = {}): Resolved {
-  const env = opts.env ?? process.env;
   const rows = settingsOf(command);
+  const parsed = parseFlags(command, rows, argv);
+  const flags = parsed.values as Flags;
+  const [min, max] = opts.positionals ?? [0, 0];
+  if (!flags.help && (parsed.positionals.length < min || parsed.positionals.length > max))
+    throw new UsageError(
+      `expected ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length} (h2h ${command} --help)`,
+    );
+  const out: Resolved = {
+    command,
+    positionals: parsed.positionals,
+    deprecations: [],
+    sources: {},
+    values: {},
+    help: flags.help === true,
+  };
+  if (out.help) return out;
+  const given = new Map<string, Given>();
+  givenByFlags(command, rows, flags, given, out.deprecations);
+  givenByEnv(rows, opts.env ?? process.env, given, out.deprecations);
+  const configPath = rows.some((s) => s.flag === 'config')
+    ? (given.get('config')?.raw as string | undefined)
+    : undefined;
+  if (configPath) out.file = givenByFile(command, rows, configPath, opts, given);
+  for (const s of rows) {
+    const g = given.get(s.flag);
+    const fallback = defaultOf(s, command);
+    if (g) {
+      out.values[s.flag] = read(s, g);
+      out.sources[s.flag] = g.source;
+    } else if (fallback !== undefined) {
+      out.values[s.flag] = read(s, { raw: fallback, source: `default of --${s.flag}` });
+      out.sources[s.flag] = 'default';
+    }
+  }
+  return out;
+}
+
+type Flags = Record<string, string | boolean | string[] | undefined>;
+
+/** The command line parsed by the table's flags (and their old names); a mistake answered in the project's words. */
+function parseFlags(
+  command: CommandName,
+  rows: readonly Setting[],
+  argv: readonly string[],
+): ReturnType<typeof parseArgs> {
   const options: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h' } };
   for (const s of rows) {
     const type = s.type === 'boolean' ? 'boolean' : 'string';
     options[s.flag] = { type, ...(s.type === 'list' ? { multiple: true } : {}) };
     for (const old of oldFlags(s, command)) options[old] = { type };
   }
-  let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const flag = /'(-{1,2}[^']+)'/.exec(e.message)?.[1];
@@ -890,38 +933,39 @@ export function resolveSettings(command: CommandName, argv: readonly string[], o
       );
     throw new UsageError(`${e.message.split('\n')[0]} (h2h ${command} --help)`);
   }
-  const flags = parsed.values as Record<string, string | boolean | string[] | undefined>;
-  const [min, max] = opts.positionals ?? [0, 0];
-  if (!flags.help && (parsed.positionals.length < min || parsed.positionals.length > max))
-    throw new UsageError(
-      `expected ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length} (h2h ${command} --help)`,
-    );
-  const out: Resolved = {
-    command,
-    positionals: parsed.positionals,
-    deprecations: [],
-    sources: {},
-    values: {},
-    help: flags.help === true,
-  };
-  if (out.help) return out;
+}
 
-  const given = new Map<string, Given>();
+/** What the flags gave, old names converted with a deprecation line. */
+function givenByFlags(
+  command: CommandName,
+  rows: readonly Setting[],
+  flags: Flags,
+  given: Map<string, Given>,
+  deprecations: string[],
+): void {
   for (const s of rows) {
     const f = flags[s.flag];
     if (f !== undefined) given.set(s.flag, { raw: f, source: `--${s.flag}` });
     const olds = oldFlags(s, command).filter((o) => flags[o] !== undefined);
-    if (olds.length && f === undefined) {
-      const values = Object.fromEntries(olds.map((o) => [o, String(flags[o])]));
-      const convert = s.deprecated?.convert;
-      const first = flags[olds[0] as string];
-      const raw = convert ? convert(values) : (first as string | boolean);
-      given.set(s.flag, { raw, source: olds.map((o) => `--${o}`).join(' ') });
-      out.deprecations.push(
-        `${olds.map((o) => `--${o}`).join(' and ')} ${olds.length > 1 ? 'are' : 'is'} deprecated: use --${s.flag} (the old name goes in the next minor version)`,
-      );
-    }
+    if (!olds.length || f !== undefined) continue;
+    const values = Object.fromEntries(olds.map((o) => [o, String(flags[o])]));
+    const convert = s.deprecated?.convert;
+    const first = flags[olds[0] as string];
+    const raw = convert ? convert(values) : (first as string | boolean);
+    given.set(s.flag, { raw, source: olds.map((o) => `--${o}`).join(' ') });
+    deprecations.push(
+      `${olds.map((o) => `--${o}`).join(' and ')} ${olds.length > 1 ? 'are' : 'is'} deprecated: use --${s.flag} (the old name goes in the next minor version)`,
+    );
   }
+}
+
+/** What the environment gave where no flag did (`H2H_` + the flag's name, or its old name with a line). */
+function givenByEnv(
+  rows: readonly Setting[],
+  env: NodeJS.ProcessEnv,
+  given: Map<string, Given>,
+  deprecations: string[],
+): void {
   for (const s of rows) {
     if (given.has(s.flag)) continue;
     const name = envName(s);
@@ -933,44 +977,37 @@ export function resolveSettings(command: CommandName, argv: readonly string[], o
     const old = s.deprecated?.env;
     if (old && env[old] !== undefined && env[old] !== '') {
       given.set(s.flag, { raw: env[old] as string, source: old });
-      out.deprecations.push(`${old} is deprecated: use ${name} (the old name goes in the next minor version)`);
+      deprecations.push(`${old} is deprecated: use ${name} (the old name goes in the next minor version)`);
     }
   }
-  const configPath = rows.some((s) => s.flag === 'config')
-    ? (given.get('config')?.raw as string | undefined)
-    : undefined;
-  if (configPath) {
-    const raw = readYamlFile(configPath, 'config file') ?? {};
-    opts.checkFile?.(raw, configPath);
-    if (typeof raw !== 'object' || Array.isArray(raw))
-      throw new UsageError(`config file ${configPath} must be a mapping of settings`);
-    const data = validateConfig<Record<string, unknown>>(
-      fileSchema(command, opts.fileExtras ?? {}),
-      raw,
-      `config file ${configPath}`,
-    );
-    out.file = { path: configPath, data };
-    for (const s of rows) {
-      if (given.has(s.flag) || !s.file || data[s.file] === undefined) continue;
-      const v = data[s.file];
-      given.set(s.flag, {
-        raw: Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v),
-        source: `config file ${configPath}: ${s.file}`,
-      });
-    }
-  }
+}
+
+/** The config file, checked, and what it gave where neither a flag nor the environment did. */
+function givenByFile(
+  command: CommandName,
+  rows: readonly Setting[],
+  configPath: string,
+  opts: ResolveOptions,
+  given: Map<string, Given>,
+): NonNullable<Resolved['file']> {
+  const raw = readYamlFile(configPath, 'config file') ?? {};
+  opts.checkFile?.(raw, configPath);
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new UsageError(`config file ${configPath} must be a mapping of settings`);
+  const data = validateConfig<Record<string, unknown>>(
+    fileSchema(command, opts.fileExtras ?? {}),
+    raw,
+    `config file ${configPath}`,
+  );
   for (const s of rows) {
-    const g = given.get(s.flag);
-    const fallback = defaultOf(s, command);
-    if (g) {
-      out.values[s.flag] = read(s, g);
-      out.sources[s.flag] = g.source;
-    } else if (fallback !== undefined) {
-      out.values[s.flag] = read(s, { raw: fallback, source: `default of --${s.flag}` });
-      out.sources[s.flag] = 'default';
-    }
+    if (given.has(s.flag) || !s.file || data[s.file] === undefined) continue;
+    const v = data[s.file];
+    given.set(s.flag, {
+      raw: Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v),
+      source: `config file ${configPath}: ${s.file}`,
+    });
   }
-  return out;
+  return { path: configPath, data };
 }
 
 /** A value read as the setting named by `flag` reads its own (a per-target timeout in a probe file, say). */
