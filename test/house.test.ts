@@ -26,8 +26,6 @@ const LONG_ALLOWED = new Set([
   'src/simulator/server.ts handle',
   'src/probe/metrics.ts (anonymous)',
   'src/cli/replay.ts run',
-  'src/gate/generators/values.ts schemaEdges',
-  'src/simulator/recorded-account.ts recordedAccount',
 ]);
 
 /** Names still declared in two files of src/ (both in src/docs/, another engineer's). */
