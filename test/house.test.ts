@@ -25,7 +25,6 @@ const LONG_ALLOWED = new Set([
   'src/simulator/server.ts startSimulator',
   'src/simulator/server.ts handle',
   'src/probe/metrics.ts (anonymous)',
-  'src/cli/replay.ts run',
 ]);
 
 /** Names still declared in two files of src/ (both in src/docs/, another engineer's). */
