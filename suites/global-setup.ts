@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalogue } from '../src/gate/catalogue/index.js';
-import { configFromEnv } from '../src/gate/config.js';
+import { type ContractConfig, configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
 import {
   type Discovery,
@@ -19,8 +19,70 @@ import { newRunId, newSeed } from '../src/gate/trx-ids.js';
 import { concurrencyOf } from '../src/gate/workers.js';
 import { loadApiModel } from '../src/openapi/load.js';
 import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
-import { defaultNumber } from '../src/shared/settings.js';
+import { defaultValue } from '../src/shared/settings.js';
 import { startEmbedded } from '../src/simulator/embedded.js';
+
+/** The run's target: the given one, or the embedded simulator started here with its key, product and numbers. */
+async function targetOf(
+  given: Omit<ContractConfig, 'apiKey'> & { seed: number },
+  givenKey: string | undefined,
+): Promise<{ cfg: EffectiveConfig; apiKey: string; close: () => Promise<void> }> {
+  if (given.baseUrl)
+    return {
+      cfg: { ...given, baseUrl: given.baseUrl, maxInvites: given.maxInvites ?? defaultValue('max-invites') },
+      apiKey: givenKey ?? '',
+      close: async () => {},
+    };
+  const e = await startEmbedded(given.simulator, givenKey);
+  process.env.H2H_API_KEY = e.apiKey;
+  const extras = [
+    given.simulator.fault && `fault ${given.simulator.fault}`,
+    given.simulator.legal && `reading ${given.simulator.legal}`,
+  ];
+  console.log(
+    `h2h contract: embedded simulator at ${e.baseUrl}${extras.some(Boolean) ? ` with ${extras.filter(Boolean).join(', ')}` : ''}`,
+  );
+  return {
+    cfg: {
+      ...given,
+      baseUrl: e.baseUrl,
+      product: given.product ?? e.product,
+      kind: given.kind ?? e.kind,
+      msisdns: given.msisdns.length ? given.msisdns : e.msisdns,
+      maxInvites: given.maxInvites ?? e.maxInvites,
+    },
+    apiKey: e.apiKey,
+    close: () => e.sim.close(),
+  };
+}
+
+/** What the run can spend, or that it is read-only, and what an account without history means for it. */
+function printSpend(
+  cfg: EffectiveConfig,
+  plan: ReturnType<typeof planRun>,
+  saldo: unknown,
+  data: Discovery['data'],
+): void {
+  const skippedByCap = plan.entries.filter((e) => e.skip?.kind === 'invite-cap').length;
+  if (cfg.allowWrites) {
+    console.log(
+      `h2h contract: spend: at most ${cfg.maxInvites} invite(s) can be charged in this run (--max-invites): ` +
+        `${plan.writes} that a conformant API carries out (product ${cfg.product ?? '(none)'}, numbers ${cfg.msisdns.map(maskPhone).join(', ')}), ` +
+        `the rest only if it accepts invites it must refuse${typeof saldo === 'number' ? `; balance now ${saldo}` : ''}` +
+        `${skippedByCap ? `; ${skippedByCap} writing scenario(s) over the cap will be skipped` : ''}`,
+    );
+  } else {
+    console.log(
+      'h2h contract: read-only run: no invite request that could succeed will be sent (--allow-writes to change)',
+    );
+  }
+  if (!data.record)
+    console.log(
+      cfg.allowWrites
+        ? 'h2h contract: the account has no history: what takes its data from it runs after the run’s own invites'
+        : 'h2h contract: the account has no history: what takes its data from it is inconclusive (allow writes, or use an account with history)',
+    );
+}
 
 /**
  * Once per run (a composition root, like the CLI): start the embedded simulator when no base URL is given,
@@ -32,32 +94,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (process.env.H2H_INJECT === 'playwright-crash') throw new Error('injected crash of the suite');
   const { apiKey: givenKey, ...configured } = configFromEnv();
   const given = { ...configured, seed: configured.seed ?? newSeed() };
-  let close = async (): Promise<void> => {};
-  let cfg: EffectiveConfig;
-  let apiKey = givenKey ?? '';
-  if (given.baseUrl) {
-    cfg = { ...given, baseUrl: given.baseUrl, maxInvites: given.maxInvites ?? defaultNumber('max-invites') };
-  } else {
-    const e = await startEmbedded(given.simulator, givenKey);
-    close = () => e.sim.close();
-    apiKey = e.apiKey;
-    process.env.H2H_API_KEY = apiKey;
-    cfg = {
-      ...given,
-      baseUrl: e.baseUrl,
-      product: given.product ?? e.product,
-      kind: given.kind ?? e.kind,
-      msisdns: given.msisdns.length ? given.msisdns : e.msisdns,
-      maxInvites: given.maxInvites ?? e.maxInvites,
-    };
-    const extras = [
-      given.simulator.fault && `fault ${given.simulator.fault}`,
-      given.simulator.legal && `reading ${given.simulator.legal}`,
-    ];
-    console.log(
-      `h2h contract: embedded simulator at ${e.baseUrl}${extras.some(Boolean) ? ` with ${extras.filter(Boolean).join(', ')}` : ''}`,
-    );
-  }
+  const target = await targetOf(given, givenKey);
+  const { cfg, apiKey } = target;
+  let close = target.close;
   registerSecret(apiKey);
   for (const m of cfg.msisdns) registerPhone(m);
   for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
@@ -99,26 +138,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       await stop();
     };
     const { remove } = writeRunFile({ config: cfg, targetLabel, data, runId: newRunId(), pacePort: served.port });
-    const plan = planRun(buildCatalogue(loadApiModel()), cfg);
-    const skippedByCap = plan.entries.filter((e) => e.skip?.kind === 'invite-cap').length;
-    if (cfg.allowWrites) {
-      console.log(
-        `h2h contract: spend: at most ${cfg.maxInvites} invite(s) can be charged in this run (--max-invites): ` +
-          `${plan.writes} that a conformant API carries out (product ${cfg.product ?? '(none)'}, numbers ${cfg.msisdns.map(maskPhone).join(', ')}), ` +
-          `the rest only if it accepts invites it must refuse${typeof saldo === 'number' ? `; balance now ${saldo}` : ''}` +
-          `${skippedByCap ? `; ${skippedByCap} writing scenario(s) over the cap will be skipped` : ''}`,
-      );
-    } else {
-      console.log(
-        'h2h contract: read-only run: no invite request that could succeed will be sent (--allow-writes to change)',
-      );
-    }
-    if (!data.record)
-      console.log(
-        cfg.allowWrites
-          ? 'h2h contract: the account has no history: what takes its data from it runs after the run’s own invites'
-          : 'h2h contract: the account has no history: what takes its data from it is inconclusive (allow writes, or use an account with history)',
-      );
+    printSpend(cfg, planRun(buildCatalogue(loadApiModel()), cfg), saldo, data);
     return async () => {
       remove();
       await close();

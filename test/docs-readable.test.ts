@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { requestSamples } from '../src/docs/samples.ts';
 import { ENDPOINTS } from '../src/openapi/types.ts';
-import { SETTINGS } from '../src/shared/settings.ts';
+import { SETTINGS, type Setting } from '../src/shared/settings.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { ROOT, runCli } from './helpers.ts';
 import { api } from './sim-harness.ts';
@@ -78,8 +78,9 @@ describe('the API reference, read as a reader would', () => {
   it('the server entry reads right: no literal backticks, no deprecated flag, shown in the HTML', () => {
     const servers = (parse(DOC) as { servers: { url: string; description: string }[] }).servers;
     assert.ok(servers.length > 0);
-    const deprecated = new Set(SETTINGS.flatMap((s) => s.deprecated?.flags ?? []));
-    const current = new Set(SETTINGS.filter((s) => s.commands.includes('mock')).map((s) => s.flag));
+    const rows: readonly Setting[] = SETTINGS;
+    const deprecated = new Set(rows.flatMap((s) => s.deprecated?.flags ?? []));
+    const current = new Set<string>(rows.filter((s) => s.commands.includes('mock')).map((s) => s.flag));
     for (const s of servers) {
       assert.doesNotMatch(s.description, /`/, s.description);
       for (const [, flag] of s.description.matchAll(/--([a-z-]+)/g)) {

@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/commands.ts';
-import { COMMAND_NAMES, envName, resolveSettings, SETTINGS, settingsOf, usageLine } from '../src/shared/settings.ts';
+import {
+  COMMAND_NAMES,
+  defaultValue,
+  envName,
+  get,
+  resolveSettings,
+  SETTINGS,
+  settingsOf,
+  usageLine,
+} from '../src/shared/settings.ts';
 import { contractConfigOf, NO_TARGET_ENV, probeConfigOf, runCli } from './helpers.ts';
 
 // One settings table: every row below was an inconsistency of two hand-written resolvers, each failing on the old
@@ -138,5 +147,20 @@ describe('one settings table: flags, environment, config file, defaults', () => 
     );
     const far = await runCli(['probe', '--zzz'], { env: NO_TARGET_ENV });
     assert.equal(far.stderr.trim(), 'h2h probe: unknown flag --zzz (h2h probe --help)');
+  });
+
+  it('settings are read by name and type: a wrong name or type does not compile; a default is always there', () => {
+    const r = resolveSettings('contract', [], { env: {} });
+    // @ts-expect-error a setting the table does not have
+    assert.throws(() => get.str(r, 'prodcut'), /--prodcut is not a setting/);
+    // @ts-expect-error a number read as text
+    assert.equal(get.str(r, 'timeout'), 10_000);
+    // Typed number, never undefined: the table's default, its only copy.
+    const timeout: number = get.num(r, 'timeout');
+    assert.equal(timeout, defaultValue('timeout'));
+    const chars: 'alnum' | 'upper' | 'digits' = get.str(r, 'trx-id-chars');
+    assert.equal(chars, 'alnum');
+    // A setting the command does not take is at its default (replay reads the contract's config).
+    assert.equal(get.bool(resolveSettings('replay', [], { env: {} }), 'strict'), false);
   });
 });

@@ -1,7 +1,8 @@
 import { redact } from '../redact.js';
 import type { CommandName, Resolved } from '../shared/settings.js';
 
-export { EXIT } from './commands.js';
+// The commands' exit codes, beside their shape (their one home is src/shared/exit.ts).
+export { EXIT } from '../shared/exit.js';
 
 /** Where a command writes. Every line passes through redact(). */
 export interface Io {

@@ -60,9 +60,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** Exit codes of every command. */
-export const EXIT = { OK: 0, VIOLATED: 1, USAGE: 2, INTERNAL: 3, INCONCLUSIVE: 4 } as const;
-
 export function topHelp(): string {
   return `h2h: contract testing and monitoring of the H2H member-invitation API
 

@@ -23,7 +23,6 @@ import { shellWord } from '../shared/shell.js';
 import { checkEmbeddedOptions } from '../simulator/embedded.js';
 import { type Command, EXIT, type Io } from './command.js';
 
-const ROOT = packageRoot();
 /**
  * The gate's Playwright config beside its suites: suites/playwright.config.ts in development, and built, the
  * JavaScript in dist/suites/ (this file is then dist/src/cli/contract.js: the same two levels up).
@@ -118,7 +117,7 @@ async function runPlaywright(
   // account's history answers are megabytes, and V8 would otherwise let several of them pile up as garbage
   // (docs/benchmarks.md, `npm run bench:busy`). The embedded simulator's answers are small: speed wins there.
   const args = [...(cfg.baseUrl ? ['--optimize-for-size'] : []), PLAYWRIGHT_CLI, 'test', '-c', PLAYWRIGHT_CONFIG];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: packageRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   pipeRedacted(child.stdout, io.out);
   pipeRedacted(child.stderr, io.err);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { EXIT } from '../shared/exit.js';
 import { packageRoot } from '../shared/package-root.js';
-import { COMMANDS, EXIT, topHelp } from './commands.js';
+import { COMMANDS, topHelp } from './commands.js';
 
 // The entry: only the list of commands is loaded here; a command's code loads when it runs.
 const args = process.argv.slice(2);

@@ -32,28 +32,27 @@ Profiles: ${Object.entries(PROFILES)
 Faults:
 ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.clause, ...(f.also ?? [])].join(' ')}: ` : 'transport: '}${f.description}`).join('\n')}`,
   async run(settings, io) {
-    const str = (flag: string): string | undefined => get.str(settings, flag);
-    const faultName = str('fault');
+    const faultName = get.str(settings, 'fault');
     if (faultName !== undefined && !isFaultName(faultName)) {
       throw new UsageError(`--fault: unknown fault '${faultName}'; one of: ${FAULTS.map((f) => f.name).join(', ')}`);
     }
-    const legal = str('legal');
-    const profileFile = str('legal-profile');
+    const legal = get.str(settings, 'legal');
+    const profileFile = get.str(settings, 'legal-profile');
     if (legal !== undefined && profileFile !== undefined)
       throw new UsageError('--legal and --legal-profile are two ways to give one reading: use one');
     const reading = profileFile ? readingFromFile(profileFile) : parseReading(legal ?? '');
-    const prefix = str('prefix');
+    const prefix = get.str(settings, 'prefix');
     if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
       throw new UsageError(`--prefix must start with / and hold only path characters, got '${prefix}'`);
     const faultMs = get.num(settings, 'fault-delay');
-    const fixturesPath = str('fixtures');
-    const certFile = str('tls-cert');
-    const keyFile = str('tls-key');
+    const fixturesPath = get.str(settings, 'fixtures');
+    const certFile = get.str(settings, 'tls-cert');
+    const keyFile = get.str(settings, 'tls-key');
     if ((certFile === undefined) !== (keyFile === undefined))
       throw new UsageError('--tls-cert and --tls-key go together: give both or neither');
-    const adminToken = str('admin-token');
-    const listen = get.listen(settings, 'listen') ?? { host: '127.0.0.1', port: 0 };
-    const apiKey = str('api-key');
+    const adminToken = get.str(settings, 'admin-token');
+    const listen = get.listen(settings, 'listen');
+    const apiKey = get.str(settings, 'api-key');
     const sim = await startSimulator({
       ...(adminToken ? { adminToken } : {}),
       host: listen.host,
@@ -65,7 +64,7 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.
         faultName && isFaultName(faultName)
           ? { name: faultName, ...(faultMs !== undefined ? { ms: faultMs } : {}) }
           : null,
-      latencyMs: get.num(settings, 'latency') ?? 0,
+      latencyMs: get.num(settings, 'latency'),
       reading,
       ...(certFile && keyFile
         ? {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { TransportError } from '../client/transport.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
-import { CONTRACT_FILE_EXTRAS, insecureWarning, resolveContractConfig } from '../gate/config.js';
+import { CONTRACT_FILE_EXTRAS, type ContractConfig, insecureWarning, resolveContractConfig } from '../gate/config.js';
 import { fillPlaceholders, loadFailures } from '../gate/failures.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
 import { judgeCase } from '../gate/generators/judge-case.js';
@@ -17,9 +17,9 @@ import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import type { Exchange } from '../openapi/types.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
-import { defaultNumber } from '../shared/settings.js';
+import { defaultValue } from '../shared/settings.js';
 import { startEmbedded } from '../simulator/embedded.js';
-import { type Command, EXIT } from './command.js';
+import { type Command, EXIT, type Io } from './command.js';
 
 /**
  * Sends saved failing cases to a target again and says FIXED or STILL FAILING for each. An invite that a clause
@@ -67,97 +67,14 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
       const newTrxId = trxFactory(newRunId(), 'R', target.trxRule);
       const deps = runDeps(api, target, data, raw, newTrxId, {
         ...cfg,
-        maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? defaultNumber('max-invites'),
+        maxInvites: cfg.maxInvites ?? embedded?.maxInvites ?? defaultValue('max-invites'),
         pace,
         seed: 0,
       });
-      const { ledger } = deps;
+      const ctx: Replay = { api, cfg, target, data, raw, policy, deps, newTrxId, catalogue: buildCatalogue(api), io };
       let fixed = 0;
-      const catalogue = buildCatalogue(api);
-      for (const { path, failure } of saved) {
-        if (!failure.case) {
-          // Several requests (INV-5 in flight): the scenario runs again, under the same money rules.
-          const scenario = catalogue.find((x) => x.title === failure.scenario);
-          if (!scenario) {
-            io.out(`NOT SENT     ${path}: no scenario '${failure.scenario}' in this version`);
-            continue;
-          }
-          if (scenario.invite && !target.allowWrites) {
-            io.out(`NOT SENT     ${path}: ${scenario.title}: it needs --allow-writes`);
-            continue;
-          }
-          const result = await executeScenario(
-            { scenario, form: 'write' },
-            { ...deps, deviations: [], strict: false, generation: { seed: failure.seed, examples: cfg.examples } },
-          );
-          if (result.status === 'passed') fixed++;
-          const said = {
-            passed: 'FIXED        ',
-            failed: 'STILL FAILING',
-            skipped: 'NOT JUDGED   ',
-            inconclusive: 'NOT JUDGED   ',
-          };
-          io.out(
-            `${said[result.status]} ${path}: ${scenario.title}${result.skipReason ? ` (${result.skipReason})` : ''}`,
-          );
-          for (const line of result.lines) io.out(`  ${line}`);
-          continue;
-        }
-        const c: GeneratedCase = { ...failure.case, params: fillPlaceholders(failure.case.params, target) };
-        const live =
-          c.endpoint === 'invite-member' &&
-          c.intent?.expect === 'refusal' &&
-          c.intent.clause !== 'used-trx' &&
-          c.intent.clause !== 'unknown-product';
-        if (live || c.params.trx_id === '{{fresh-trx}}') c.params = { ...c.params, trx_id: newTrxId() };
-        if (c.endpoint === 'invite-member' && c.params.trx_id === '' && data.knownTrxId)
-          c.params.trx_id = data.knownTrxId;
-        if (live && !cfg.allowWrites && cfg.baseUrl) {
-          io.out(`NOT SENT     ${path}: ${c.label}: an invite that could be charged needs --allow-writes`);
-          continue;
-        }
-        const invite = c.endpoint === 'invite-member';
-        const intent = c.intent ?? { expect: 'refusal' as const, clause: 'used-trx' as const };
-        // Whichever name carried it (trx_id or its alias).
-        const folded = api.foldRequest('invite-member', c.params).params.trx_id;
-        const trx = folded === undefined ? undefined : String(folded);
-        try {
-          if (invite) ledger.admit(intent, trx);
-        } catch (err) {
-          if (!(err instanceof NotSent)) throw err;
-          io.out(`NOT SENT     ${path}: ${c.label}: ${err.message}`);
-          continue;
-        }
-        let ex: Exchange;
-        try {
-          ex = await sendUnderPolicy(raw, c.endpoint, c.method, c.params, policy, { flaky: [], waits: [] });
-        } catch (err) {
-          // Only a 429 says an invite was not carried out; anything else may have been charged.
-          if (invite)
-            ledger.settle(
-              intent,
-              trx,
-              err instanceof RateLimited && !(err instanceof MaybeCarriedOut) ? 'refused' : 'unknown',
-            );
-          // No answer is the target's doing: this case is not fixed, and the others are still sent.
-          if (!(err instanceof TransportError) && !(err instanceof RateLimited)) throw err;
-          io.out(
-            `NO ANSWER    ${path}: ${c.label}: ${redact(err instanceof TransportError ? `${err.reason}: ${err.message}` : err.message)}`,
-          );
-          continue;
-        }
-        // Carried out, unless it was refused or answered as an idempotent replay of the first invite of its trx_id.
-        const carried = (ex.body as { ok?: unknown } | undefined)?.ok === true && !replaysAnother(api, c.params, ex);
-        if (invite) ledger.settle(intent, trx, carried ? 'accepted' : 'refused');
-        const { findings } = judgeCase(api, c, ex);
-        if (findings.length === 0) {
-          fixed++;
-          io.out(`FIXED        ${path}: ${c.label}`);
-        } else {
-          io.out(`STILL FAILING ${path}: ${c.label}`);
-          for (const line of findingLines(findings)) io.out(`  ${redact(line)}`);
-        }
-      }
+      for (const { path, failure } of saved)
+        if (await (failure.case ? replayCase(ctx, path, failure.case) : replayScenario(ctx, path, failure))) fixed++;
       io.out(`h2h replay: ${fixed} of ${saved.length} fixed`);
       return fixed === saved.length ? EXIT.OK : EXIT.VIOLATED;
     } finally {
@@ -165,3 +82,108 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
     }
   },
 };
+
+/** What one replay needs: the API, the config and target, what discovery read, the way to send, the catalogue. */
+interface Replay {
+  api: ReturnType<typeof loadApiModel>;
+  cfg: ContractConfig;
+  target: Parameters<typeof runDeps>[1];
+  data: TargetData;
+  raw: ReturnType<typeof httpSend>;
+  policy: SendPolicy;
+  deps: ReturnType<typeof runDeps>;
+  newTrxId: () => string;
+  catalogue: ReturnType<typeof buildCatalogue>;
+  io: Io;
+}
+
+/** A failure of several requests (INV-5 in flight): its scenario runs again, under the same money rules. */
+async function replayScenario(
+  { cfg, target, deps, catalogue, io }: Replay,
+  path: string,
+  failure: { scenario: string; seed: number },
+): Promise<boolean> {
+  const scenario = catalogue.find((x) => x.title === failure.scenario);
+  if (!scenario) {
+    io.out(`NOT SENT     ${path}: no scenario '${failure.scenario}' in this version`);
+    return false;
+  }
+  if (scenario.invite && !target.allowWrites) {
+    io.out(`NOT SENT     ${path}: ${scenario.title}: it needs --allow-writes`);
+    return false;
+  }
+  const result = await executeScenario(
+    { scenario, form: 'write' },
+    { ...deps, deviations: [], strict: false, generation: { seed: failure.seed, examples: cfg.examples } },
+  );
+  const said = {
+    passed: 'FIXED        ',
+    failed: 'STILL FAILING',
+    skipped: 'NOT JUDGED   ',
+    inconclusive: 'NOT JUDGED   ',
+  };
+  io.out(`${said[result.status]} ${path}: ${scenario.title}${result.skipReason ? ` (${result.skipReason})` : ''}`);
+  for (const line of result.lines) io.out(`  ${line}`);
+  return result.status === 'passed';
+}
+
+/** One saved case sent again, within the invite ledger, and judged: whether it is fixed. */
+async function replayCase(
+  { api, cfg, target, data, raw, policy, deps, newTrxId, io }: Replay,
+  path: string,
+  saved: GeneratedCase,
+): Promise<boolean> {
+  const c: GeneratedCase = { ...saved, params: fillPlaceholders(saved.params, target) };
+  const live =
+    c.endpoint === 'invite-member' &&
+    c.intent?.expect === 'refusal' &&
+    c.intent.clause !== 'used-trx' &&
+    c.intent.clause !== 'unknown-product';
+  if (live || c.params.trx_id === '{{fresh-trx}}') c.params = { ...c.params, trx_id: newTrxId() };
+  if (c.endpoint === 'invite-member' && c.params.trx_id === '' && data.knownTrxId) c.params.trx_id = data.knownTrxId;
+  if (live && !cfg.allowWrites && cfg.baseUrl) {
+    io.out(`NOT SENT     ${path}: ${c.label}: an invite that could be charged needs --allow-writes`);
+    return false;
+  }
+  const invite = c.endpoint === 'invite-member';
+  const intent = c.intent ?? { expect: 'refusal' as const, clause: 'used-trx' as const };
+  // Whichever name carried it (trx_id or its alias).
+  const folded = api.foldRequest('invite-member', c.params).params.trx_id;
+  const trx = folded === undefined ? undefined : String(folded);
+  try {
+    if (invite) deps.ledger.admit(intent, trx);
+  } catch (err) {
+    if (!(err instanceof NotSent)) throw err;
+    io.out(`NOT SENT     ${path}: ${c.label}: ${err.message}`);
+    return false;
+  }
+  let ex: Exchange;
+  try {
+    ex = await sendUnderPolicy(raw, c.endpoint, c.method, c.params, policy, { flaky: [], waits: [] });
+  } catch (err) {
+    // Only a 429 says an invite was not carried out; anything else may have been charged.
+    if (invite)
+      deps.ledger.settle(
+        intent,
+        trx,
+        err instanceof RateLimited && !(err instanceof MaybeCarriedOut) ? 'refused' : 'unknown',
+      );
+    // No answer is the target's doing: this case is not fixed, and the others are still sent.
+    if (!(err instanceof TransportError) && !(err instanceof RateLimited)) throw err;
+    io.out(
+      `NO ANSWER    ${path}: ${c.label}: ${redact(err instanceof TransportError ? `${err.reason}: ${err.message}` : err.message)}`,
+    );
+    return false;
+  }
+  // Carried out, unless it was refused or answered as an idempotent replay of the first invite of its trx_id.
+  const carried = (ex.body as { ok?: unknown } | undefined)?.ok === true && !replaysAnother(api, c.params, ex);
+  if (invite) deps.ledger.settle(intent, trx, carried ? 'accepted' : 'refused');
+  const { findings } = judgeCase(api, c, ex);
+  if (findings.length === 0) {
+    io.out(`FIXED        ${path}: ${c.label}`);
+    return true;
+  }
+  io.out(`STILL FAILING ${path}: ${c.label}`);
+  for (const line of findingLines(findings)) io.out(`  ${redact(line)}`);
+  return false;
+}

@@ -4,7 +4,7 @@ import { ENDPOINTS, type Exchange, isEndpoint, type Method, type Params } from '
 import { learnSecrets, redactValue } from '../redact.js';
 import { readHead, UsageError } from '../shared/config-file.js';
 import { readJson } from '../shared/json.js';
-import { defaultNumber, get } from '../shared/settings.js';
+import { get } from '../shared/settings.js';
 import { type Command, EXIT } from './command.js';
 import { formatFindings } from './format.js';
 
@@ -56,7 +56,7 @@ statuses are never drift.`,
     const [endpoint = '', file = ''] = settings.positionals;
     if (!isEndpoint(endpoint)) throw new UsageError(`unknown endpoint '${endpoint}'; one of: ${ENDPOINTS.join(', ')}`);
     const api = loadApiModel();
-    const cap = readCapture(file, get.num(settings, 'body-cap') ?? defaultNumber('body-cap', 'validate'));
+    const cap = readCapture(file, get.num(settings, 'body-cap'));
     // A key in the captured request is hidden wherever the answer or a finding repeats it.
     learnSecrets(cap.request);
     const exchange: Exchange = {

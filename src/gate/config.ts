@@ -1,13 +1,14 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { JSONSchema } from 'json-schema-to-ts';
 import type { TlsOptions } from '../client/client.js';
 import { MSISDN, MSISDN_RULE } from '../openapi/numbers.js';
 import { type ClauseId, isClauseId } from '../openapi/types.js';
-import { readableFile, readSecretFile, UsageError } from '../shared/config-file.js';
-import { defaultNumber, get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
+import { resolveApiKey } from '../shared/api-key.js';
+import { readableFile, UsageError } from '../shared/config-file.js';
+import { get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
 import type { Grade } from './reading-changes.js';
 import type { Kind } from './target.js';
-import { DEFAULT_TRX_RULE, type TrxRule } from './trx-ids.js';
+import type { TrxRule } from './trx-ids.js';
 import { concurrencyOf } from './workers.js';
 
 /** A clause the team accepts as broken for now: reported as `warn`, not failed. */
@@ -97,61 +98,36 @@ export const CONTRACT_FILE_EXTRAS = {
   },
 } as const satisfies Record<string, JSONSchema>;
 
-/** Which of two settings given in different places wins: a flag over the environment over the file. */
-function rank(source: string | undefined): number {
-  if (!source || source === 'default') return 3;
-  if (source.startsWith('--')) return 0;
-  if (source.startsWith('config file')) return 2;
-  return 1;
-}
-
-/**
- * The contract config from a command line's resolved settings (the one settings table: flag > environment >
- * config file > default), and what only the contract checks: the key (given, or read from a file or a variable
- * the file names), test numbers, what writes need, deviations, the embedded simulator's options. Every problem
- * is a UsageError with an exact message.
- */
-export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = process.env): ContractConfig {
-  const file = r.file;
-  const baseUrl = get.str(r, 'base-url');
-  // The key: given as such, or read from a file (a path in the config file is read from the file's own folder),
-  // whichever was given higher (flag, environment, file); else the variable the config file names.
-  const keyFile = get.str(r, 'api-key-file');
-  const keyFilePath =
-    keyFile && file && r.sources['api-key-file']?.startsWith('config file')
-      ? resolve(dirname(file.path), keyFile)
-      : keyFile;
-  let apiKey = get.str(r, 'api-key');
-  if (keyFilePath && (apiKey === undefined || rank(r.sources['api-key-file']) < rank(r.sources['api-key'])))
-    apiKey = readSecretFile(keyFilePath, r.sources['api-key-file'] ?? '--api-key-file');
-  const keyEnv = file?.data.api_key_env as string | undefined;
-  if (apiKey === undefined && keyEnv) {
-    apiKey = env[keyEnv];
-    if (!apiKey) throw new UsageError(`config file: api_key_env names ${keyEnv}, which is not set`);
-  }
-  if (apiKey === '') throw new UsageError('the API key is empty');
-  if (baseUrl !== undefined && apiKey === undefined) {
-    throw new UsageError(
-      'a target needs its API key: --api-key, --api-key-file, H2H_API_KEY, or api_key_file/api_key_env in the config file',
-    );
-  }
+/** The numbers that may be invited (`--msisdn`), each checked. */
+function testNumbers(r: Resolved): string[] {
   const msisdns = get.list(r, 'msisdn') ?? [];
   for (const m of msisdns)
     if (!MSISDN.test(m))
       throw new UsageError(`${r.sources.msisdn}: test number '${m}' is not an msisdn (${MSISDN_RULE})`);
-  const allowWrites = get.bool(r, 'allow-writes') ?? false;
-  const product = get.str(r, 'product');
-  if (baseUrl !== undefined && allowWrites) {
-    if (!product) throw new UsageError('--allow-writes needs --product (H2H_PRODUCT): the product code to invite with');
-    if (msisdns.length === 0)
-      throw new UsageError(
-        '--allow-writes needs at least one --msisdn (H2H_MSISDN): the only numbers that may be invited',
-      );
-  }
-  const deviations = ((file?.data.deviations ?? []) as { clause: string; reason: string }[]).map((d) => {
+  return msisdns;
+}
+
+/** What writes to a target need: a product and test numbers. */
+function checkWrites(r: Resolved, msisdns: readonly string[]): void {
+  if (get.str(r, 'base-url') === undefined || !get.bool(r, 'allow-writes')) return;
+  if (!get.str(r, 'product'))
+    throw new UsageError('--allow-writes needs --product (H2H_PRODUCT): the product code to invite with');
+  if (msisdns.length === 0)
+    throw new UsageError(
+      '--allow-writes needs at least one --msisdn (H2H_MSISDN): the only numbers that may be invited',
+    );
+}
+
+/** The config file's deviations, each naming a clause that exists. */
+function deviationsOf(r: Resolved): Deviation[] {
+  return ((r.file?.data.deviations ?? []) as { clause: string; reason: string }[]).map((d) => {
     if (!isClauseId(d.clause)) throw new UsageError(`config file: deviation names unknown clause '${d.clause}'`);
     return { clause: d.clause, reason: d.reason };
   });
+}
+
+/** The embedded simulator's options: refused with a base URL. */
+function simulatorOptions(r: Resolved): ContractConfig['simulator'] {
   const fault = get.str(r, 'simulator-fault');
   const legal = get.str(r, 'simulator-legal');
   const prefix = get.str(r, 'simulator-prefix');
@@ -160,18 +136,30 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     ['simulator-legal', legal],
     ['simulator-prefix', prefix],
   ] as const)
-    if (v !== undefined && baseUrl !== undefined)
+    if (v !== undefined && get.str(r, 'base-url') !== undefined)
       throw new UsageError(`--${name} applies to the embedded simulator only; it cannot be used with a base URL`);
   if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
     throw new UsageError(`--simulator-prefix must start with /, got '${prefix}'`);
+  return {
+    ...(fault !== undefined ? { fault } : {}),
+    ...(prefix ? { prefix } : {}),
+    ...(legal ? { legal } : {}),
+  };
+}
+
+/** How to trust an HTTPS target; a CA file's path made absolute (Playwright runs from the package's folder). */
+function tlsOf(r: Resolved): TlsOptions {
   const caFile = get.str(r, 'ca-file');
   const serverName = get.str(r, 'server-name');
-  // Absolute: Playwright runs from the package's folder, not the user's.
-  const tls: TlsOptions = {
+  return {
     ...(caFile ? { caFile: readableFile(resolve(caFile), r.sources['ca-file'] ?? '--ca-file') } : {}),
     ...(serverName ? { serverName } : {}),
     ...(get.bool(r, 'insecure-skip-verify') ? { insecureSkipVerify: true } : {}),
   };
+}
+
+/** What the provider is known to answer (`--known-status`, `--known-http-status`): with a list, the rest is drift. */
+function knownAnswers(r: Resolved): Pick<ContractConfig, 'knownStatuses' | 'knownHttpStatuses'> {
   const knownHttp = (get.list(r, 'known-http-status') ?? []).map((v) => {
     const n = Number(v);
     if (!/^\d{3}$/.test(v) || n < 100 || n > 599)
@@ -179,63 +167,82 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     return n;
   });
   const known = get.list(r, 'known-status');
-  const kind = get.str(r, 'kind') as Kind | undefined;
-  const trxRule: TrxRule = {
-    maxLength: get.num(r, 'trx-id-length') ?? defaultNumber('trx-id-length'),
-    chars: (get.str(r, 'trx-id-chars') ?? DEFAULT_TRX_RULE.chars) as TrxRule['chars'],
+  return {
+    ...(known?.length ? { knownStatuses: known } : {}),
+    ...(knownHttp.length ? { knownHttpStatuses: knownHttp } : {}),
   };
-  const maxInvites = get.num(r, 'max-invites');
+}
+
+/** The earlier summary to compare with, and the grade of change that fails the run. */
+function baselineOf(r: Resolved): Pick<ContractConfig, 'baseline' | 'failOnChange'> {
+  const file = get.str(r, 'baseline');
+  const failOnChange = get.str(r, 'fail-on-change');
+  if (failOnChange && file === undefined)
+    throw new UsageError('--fail-on-change compares with a baseline: give --baseline FILE');
+  return { ...(file !== undefined ? { baseline: resolve(file) } : {}), ...(failOnChange ? { failOnChange } : {}) };
+}
+
+/**
+ * The contract config from a command line's resolved settings (the one settings table: flag > environment >
+ * config file > default), and what only the contract checks: the key (resolveApiKey: the one rule of every
+ * command), test numbers, what writes need, deviations, the embedded simulator's options. Every problem is a
+ * UsageError with an exact message.
+ */
+export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = process.env): ContractConfig {
+  const baseUrl = get.str(r, 'base-url');
+  const apiKey = resolveApiKey(r, env);
+  if (baseUrl !== undefined && apiKey === undefined)
+    throw new UsageError(
+      'a target needs its API key: --api-key, --api-key-file, H2H_API_KEY, or api_key_file/api_key_env in the config file',
+    );
+  const msisdns = testNumbers(r);
+  checkWrites(r, msisdns);
+  // In this order, so that of two problems the same one is named first as ever.
+  const deviations = deviationsOf(r);
+  const simulator = simulatorOptions(r);
+  const tls = tlsOf(r);
+  const known = knownAnswers(r);
+  const baseline = baselineOf(r);
+  const product = get.str(r, 'product');
+  const kind = get.str(r, 'kind');
   const trx = get.str(r, 'trx-id');
   const rate = get.num(r, 'rate-limit');
   const concurrency = get.num(r, 'concurrency');
   const seed = get.num(r, 'seed');
   const grep = get.str(r, 'grep');
-  const baselineFile = get.str(r, 'baseline');
-  const baseline = baselineFile === undefined ? undefined : resolve(baselineFile);
-  const failOnChange = get.str(r, 'fail-on-change') as Grade | undefined;
-  if (failOnChange && !baseline)
-    throw new UsageError('--fail-on-change compares with a baseline: give --baseline FILE');
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(apiKey !== undefined ? { apiKey } : {}),
-    allowWrites: baseUrl === undefined ? true : allowWrites,
+    allowWrites: baseUrl === undefined ? true : get.bool(r, 'allow-writes'),
     ...(product ? { product } : {}),
     ...(kind ? { kind } : {}),
     msisdns,
     // The embedded simulator's cap is its fixture's, unless one is given.
-    ...(baseUrl !== undefined || isGiven(r, 'max-invites')
-      ? { maxInvites: maxInvites ?? defaultNumber('max-invites') }
-      : {}),
+    ...(baseUrl !== undefined || isGiven(r, 'max-invites') ? { maxInvites: get.num(r, 'max-invites') } : {}),
     ...(trx ? { knownTrxId: trx } : {}),
-    trxRule,
-    strict: get.bool(r, 'strict') ?? false,
-    allowInconclusive: get.bool(r, 'allow-inconclusive') ?? false,
-    ...(baseline ? { baseline } : {}),
-    ...(failOnChange ? { failOnChange } : {}),
-    canonicalOnly: get.bool(r, 'canonical-only') ?? false,
+    trxRule: { maxLength: get.num(r, 'trx-id-length'), chars: get.str(r, 'trx-id-chars') },
+    strict: get.bool(r, 'strict'),
+    allowInconclusive: get.bool(r, 'allow-inconclusive'),
+    ...baseline,
+    canonicalOnly: get.bool(r, 'canonical-only'),
     deviations,
-    timeoutMs: get.num(r, 'timeout') ?? defaultNumber('timeout'),
-    bodyCap: get.num(r, 'body-cap') ?? defaultNumber('body-cap'),
+    timeoutMs: get.num(r, 'timeout'),
+    bodyCap: get.num(r, 'body-cap'),
     ...(Object.keys(tls).length ? { tls } : {}),
-    reportsDir: resolve(get.str(r, 'reports-dir') ?? 'reports'),
+    reportsDir: resolve(get.str(r, 'reports-dir')),
     ...(grep !== undefined ? { grep } : {}),
     ...(seed !== undefined ? { seed } : {}),
-    examples: get.num(r, 'examples') ?? defaultNumber('examples'),
+    examples: get.num(r, 'examples'),
     ...(rate ? { rateLimit: rate } : {}),
     // Fixed here, before the embedded simulator gives the run a base URL.
     concurrency: concurrencyOf({
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(baseUrl ? { baseUrl } : {}),
     }),
-    maxWaitMs: get.num(r, 'max-wait') ?? defaultNumber('max-wait'),
-    settleMs: get.num(r, 'settle') ?? defaultNumber('settle'),
-    ...(known?.length ? { knownStatuses: known } : {}),
-    ...(knownHttp.length ? { knownHttpStatuses: knownHttp } : {}),
-    simulator: {
-      ...(fault !== undefined ? { fault } : {}),
-      ...(prefix ? { prefix } : {}),
-      ...(legal ? { legal } : {}),
-    },
+    maxWaitMs: get.num(r, 'max-wait'),
+    settleMs: get.num(r, 'settle'),
+    ...known,
+    simulator,
   };
 }
 

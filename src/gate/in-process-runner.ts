@@ -1,7 +1,7 @@
 import type { TlsOptions } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
-import { defaultNumber } from '../shared/settings.js';
+import { defaultValue } from '../shared/settings.js';
 import { buildCatalogue } from './catalogue/index.js';
 import type { Deviation } from './config.js';
 import { localPace } from './pace.js';
@@ -77,7 +77,7 @@ export async function runInProcess(
       }
     : sent;
   const pace = localPace({ rate: opts.rateLimit });
-  const maxWaitMs = opts.maxWaitMs ?? defaultNumber('max-wait');
+  const maxWaitMs = opts.maxWaitMs ?? defaultValue('max-wait');
   const policy: SendPolicy = { maxWaitMs, pace };
   const data = await discover(raw, policy, target);
   const plan = planRun(buildCatalogue(api), {
@@ -90,12 +90,12 @@ export async function runInProcess(
     maxInvites: opts.maxInvites,
     maxWaitMs,
     pace,
-    settleMs: opts.settleMs ?? defaultNumber('settle'),
+    settleMs: opts.settleMs ?? defaultValue('settle'),
     deviations: opts.deviations ?? [],
     strict: opts.strict ?? false,
     ...(opts.knownStatuses ? { knownStatuses: opts.knownStatuses } : {}),
     seed: opts.seed ?? newSeed(),
-    examples: opts.examples ?? defaultNumber('examples'),
+    examples: opts.examples ?? defaultValue('examples'),
     ...(opts.failuresDir ? { failuresDir: opts.failuresDir } : {}),
   });
   const out: RunResult = { results: [], ran: [], skipped: [], findings: [], drift: [], failedClauses: new Set() };

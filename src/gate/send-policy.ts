@@ -1,7 +1,7 @@
 import { callApi, type RawBody, type TlsOptions } from '../client/client.js';
 import { isRateLimit, nothingSent, retryAfterMs, TransportError } from '../client/transport.js';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
-import { defaultNumber } from '../shared/settings.js';
+import { defaultValue } from '../shared/settings.js';
 import type { Pace } from './pace.js';
 
 /** Sends one request as is; throws TransportError when no HTTP answer came. */
@@ -117,8 +117,8 @@ export interface HttpOptions {
 
 /** A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. */
 export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
-  const timeoutMs = opts.timeoutMs ?? defaultNumber('timeout');
-  const bodyCap = opts.bodyCap ?? defaultNumber('body-cap');
+  const timeoutMs = opts.timeoutMs ?? defaultValue('timeout');
+  const bodyCap = opts.bodyCap ?? defaultValue('body-cap');
   return async (endpoint, method, params, body) => {
     const r = await callApi({
       baseUrl,

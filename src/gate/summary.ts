@@ -1,6 +1,7 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
 import type { Vocabulary } from '../openapi/reading-file.js';
 import { CLAUSE_IDS, type ClauseId, type Drift, type Finding } from '../openapi/types.js';
+import { EXIT } from '../shared/exit.js';
 import { type BaselineChanges, baselineLines } from './baseline.js';
 import { learnVocabulary } from './learn-vocabulary.js';
 import {
@@ -307,9 +308,9 @@ export function summarize(records: readonly ScenarioResult[], run: SummarySettin
 
 /** The exit code of a run's outcome: 0 held, 1 violated, 4 inconclusive (0 with --allow-inconclusive). */
 export function exitCodeOf(result: RunOutcome, allowInconclusive: boolean): 0 | 1 | 4 {
-  if (result === 'violated') return 1;
-  if (result === 'inconclusive') return allowInconclusive ? 0 : 4;
-  return 0;
+  if (result === 'violated') return EXIT.VIOLATED;
+  if (result === 'inconclusive') return allowInconclusive ? EXIT.OK : EXIT.INCONCLUSIVE;
+  return EXIT.OK;
 }
 
 const ICON: Record<ClauseOutcome, string> = {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { defaultValue } from '../shared/settings.js';
 
 /**
  * What transaction IDs the provider accepts, as far as the run's own IDs go: at most `maxLength` characters of
@@ -12,7 +13,11 @@ export interface TrxRule {
 }
 
 export const TRX_CHARS = ['alnum', 'upper', 'digits'] as const;
-export const DEFAULT_TRX_RULE: TrxRule = { maxLength: 20, chars: 'alnum' };
+/** The rule without --trx-id-length or --trx-id-chars: the settings table's defaults. */
+export const DEFAULT_TRX_RULE: TrxRule = {
+  maxLength: defaultValue('trx-id-length'),
+  chars: defaultValue('trx-id-chars'),
+};
 /** The shortest maximum a rule may set: an ID of the run needs room for the run, the worker and a count. */
 export const SHORTEST_TRX_MAX = 12;
 

@@ -141,7 +141,7 @@ function undocumentedPaths(api: ApiModel, ex: Exchange): (path: string) => boole
   return (path) => roots.some((r) => path === r || path.startsWith(`${r}.`) || path.startsWith(`${r}[]`));
 }
 
-const isRateLimit = (ex: Exchange): boolean => ex.httpStatus === 429 || ex.httpStatus === 503;
+const throttledOrBusy = (ex: Exchange): boolean => ex.httpStatus === 429 || ex.httpStatus === 503;
 
 /** A fact of the vocabulary, before its evidence is attached (once per value, by scenarioFacts). */
 export type VocabularyFact = Omit<ReadingFact, 'evidence'>;
@@ -180,9 +180,9 @@ export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext):
   const undocumented = undocumentedPaths(api, ex);
   const faults = requestFaults(api, ex, ctx);
   if (body.ok !== true) {
-    const refused = refusedFact(api, ex, isRateLimit(ex) ? ['rate-limited'] : faults);
+    const refused = refusedFact(api, ex, throttledOrBusy(ex) ? ['rate-limited'] : faults);
     if (refused) out.push(refused);
-    if (isRateLimit(ex)) return out;
+    if (throttledOrBusy(ex)) return out;
   }
   // Each parameter's value, by its shape, beside the outcome: the learner tells from the refusal's word whose
   // value it was (reading.ts), and whether the document's schema judged the value otherwise.

@@ -84,7 +84,7 @@ const field = {
   },
 } as const satisfies JSONSchema;
 
-const fields = { type: 'object', additionalProperties: field } as const satisfies JSONSchema;
+const fieldValues = { type: 'object', additionalProperties: field } as const satisfies JSONSchema;
 
 const count = { type: 'integer', minimum: 0 } as const satisfies JSONSchema;
 
@@ -94,7 +94,7 @@ const refusalProperties = {
   status: { type: 'string' },
   /** A message the provider sent with it (an example). */
   message: { type: 'string' },
-  fields,
+  fields: fieldValues,
   /** Answers of this kind seen. */
   seen: count,
   /** Other words or codes seen for this kind, with how often: `403 invalid_key: 3`. */
@@ -127,18 +127,18 @@ const refusal = {
   },
 } as const satisfies JSONSchema;
 
-const success = {
+const learnedSuccess = {
   type: 'object',
   additionalProperties: false,
   required: ['fields', 'seen', 'evidence'],
   properties: {
     /** Every field at every level but history records': documented ones with their type, the others with an example. */
-    fields,
+    fields: fieldValues,
     /** History records: those of the run's own invites and the others, each with its fields. */
     records: {
       type: 'object',
       additionalProperties: false,
-      properties: { own: fields, other: fields },
+      properties: { own: fieldValues, other: fieldValues },
     },
     /** The content type and content coding the answers came with. */
     'content-type': { type: 'string' },
@@ -192,7 +192,7 @@ export const READING_FILE_SCHEMA = {
       properties: Object.fromEntries(REFUSAL_KINDS.map((k) => [k, refusal])) as Record<RefusalKind, typeof refusal>,
     },
     /** The provider's successful answers, by endpoint. */
-    successes: endpointMap(success),
+    successes: endpointMap(learnedSuccess),
     /** The forms of each phone-number field, by endpoint and field path. */
     forms: endpointMap({ type: 'object', additionalProperties: formShares }),
     /** Products seen carried out, by code: their kind and the price the balance showed. */
@@ -239,6 +239,6 @@ export type ReadingFile = FromSchema<typeof READING_FILE_SCHEMA>;
 export type Vocabulary = Omit<ReadingFile, 'version' | 'profile' | 'evidence' | (typeof KNOB_NAMES)[number]>;
 export type LearnedRefusal = FromSchema<typeof refusal>;
 export type EndpointRefusal = FromSchema<typeof endpointRefusal>;
-export type LearnedSuccess = FromSchema<typeof success>;
-export type LearnedFields = FromSchema<typeof fields>;
+export type LearnedSuccess = FromSchema<typeof learnedSuccess>;
+export type LearnedFields = FromSchema<typeof fieldValues>;
 export type ReadingEvidence = FromSchema<typeof evidence>;

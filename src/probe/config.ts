@@ -5,8 +5,9 @@ import cron from 'node-cron';
 import type { TlsOptions } from '../client/client.js';
 import { proxyProblem } from '../client/proxy.js';
 import type { Target } from '../client/target.js';
+import { resolveApiKey } from '../shared/api-key.js';
 import { readableFile, readSecretFile, UsageError } from '../shared/config-file.js';
-import { baseUrl, get, isGiven, type Resolved, readAs } from '../shared/settings.js';
+import { baseUrl, get, isGiven, type Resolved, readAs, resolveSettings } from '../shared/settings.js';
 
 /** One API the probe watches. The key is resolved at load time and never written in the config file. */
 export interface ProbeTarget extends Target {
@@ -48,18 +49,6 @@ export interface ProbeConfig {
 
 /** The schedule of a target probed only when Prometheus scrapes /probe (the exporter mode). */
 export const NO_SCHEDULE = 'none';
-
-/** Every default, written down once. */
-export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = {
-  schedule: '*/30 * * * * *',
-  timeoutMs: 10_000,
-  bodyCap: 1024 * 1024,
-  listen: { host: '127.0.0.1', port: 9464 },
-  historyLimit: 5,
-  method: 'POST',
-  logFormat: 'text',
-  timeoutOffsetMs: 500,
-};
 
 const NAME = '^[A-Za-z0-9_-]{1,64}$' as const;
 
@@ -145,6 +134,103 @@ function timing(
   return { schedule, timeoutMs, jitterMs: jitterFor(name, (interval - timeoutMs) / 2) };
 }
 
+/** The probe's own settings, every one of them but the targets (the table's defaults where none is given). */
+function probeSettings(r: Resolved): Omit<ProbeConfig, 'targets'> {
+  const exporter = get.bool(r, 'exporter') === true;
+  if (exporter && isGiven(r, 'schedule') && get.str(r, 'schedule') !== NO_SCHEDULE)
+    throw new UsageError('--exporter and --schedule exclude each other: in the exporter mode Prometheus schedules');
+  return {
+    schedule: exporter ? NO_SCHEDULE : get.str(r, 'schedule'),
+    timeoutMs: get.num(r, 'timeout'),
+    bodyCap: get.num(r, 'body-cap'),
+    listen: get.listen(r, 'listen'),
+    historyLimit: get.num(r, 'history-limit'),
+    method: get.str(r, 'method'),
+    logFormat: get.str(r, 'log-format'),
+    timeoutOffsetMs: get.num(r, 'timeout-offset'),
+  };
+}
+
+/**
+ * Every default of the probe, from the settings table (its one copy): for code and tests that make a config
+ * without a command line.
+ */
+export const PROBE_DEFAULTS: Omit<ProbeConfig, 'targets'> = probeSettings(resolveSettings('probe', [], { env: {} }));
+
+/** One target of the config file, checked: its URL, its key (from a variable or a file), its TLS, its proxy. */
+function fileTarget(
+  t: FileTarget,
+  i: number,
+  at: Pick<ProbeConfig, 'schedule' | 'timeoutMs'> & { exporter: boolean },
+  here: (path: string) => string,
+  env: NodeJS.ProcessEnv,
+): ProbeTarget {
+  const where = `config file: targets[${i}] (${t.name})`;
+  const url = baseUrl(t.base_url, `${where}: base_url`);
+  if (!t.api_key_env === !t.api_key_file)
+    throw new UsageError(`${where}: give exactly one of api_key_env and api_key_file`);
+  let apiKey: string | undefined;
+  if (t.api_key_env) {
+    apiKey = env[t.api_key_env];
+    if (!apiKey) throw new UsageError(`${where}: environment variable ${t.api_key_env} is not set`);
+  } else if (t.api_key_file) apiKey = readSecretFile(here(t.api_key_file), `targets[${i}] api_key_file`);
+  const tls: TlsOptions | undefined = t.tls
+    ? {
+        ...(t.tls.ca_file ? { caFile: readableFile(here(t.tls.ca_file), `${where}: tls.ca_file`) } : {}),
+        ...(t.tls.server_name ? { serverName: t.tls.server_name } : {}),
+        ...(t.tls.insecure_skip_verify ? { insecureSkipVerify: true } : {}),
+      }
+    : undefined;
+  const problem = t.proxy_url ? proxyProblem(t.proxy_url) : undefined;
+  if (problem) throw new UsageError(`${where}: proxy_url ${problem}`);
+  return {
+    name: t.name,
+    baseUrl: url,
+    apiKey: apiKey ?? '',
+    ...(t.trx_id ? { trxId: t.trx_id } : {}),
+    ...timing(
+      t.name,
+      at.exporter ? NO_SCHEDULE : (t.schedule ?? at.schedule),
+      t.timeout ? readAs('timeout', t.timeout, `${where}: timeout`) : at.timeoutMs,
+      where,
+    ),
+    ...(tls ? { tls } : {}),
+    ...(t.proxy_url ? { proxyUrl: t.proxy_url } : {}),
+  };
+}
+
+/** The one target of the command line (`--base-url`, its `--name`, its key by the one rule of every command). */
+function commandLineTarget(
+  r: Resolved,
+  url: string,
+  at: Pick<ProbeConfig, 'schedule' | 'timeoutMs'>,
+  taken: readonly ProbeTarget[],
+  env: NodeJS.ProcessEnv,
+): ProbeTarget {
+  const name = get.str(r, 'name');
+  if (!new RegExp(NAME).test(name)) throw new UsageError(`--name must match ${NAME}, got '${name}'`);
+  const apiKey = resolveApiKey(r, env);
+  if (!apiKey) throw new UsageError('--base-url needs its key: --api-key, --api-key-file or H2H_API_KEY');
+  if (taken.some((x) => x.name === name))
+    throw new UsageError(`--name '${name}' is already a target of the config file`);
+  const caFile = get.str(r, 'ca-file');
+  const serverName = get.str(r, 'server-name');
+  const tls: TlsOptions = {
+    ...(caFile ? { caFile: readableFile(caFile, '--ca-file') } : {}),
+    ...(serverName ? { serverName } : {}),
+    ...(get.bool(r, 'insecure-skip-verify') ? { insecureSkipVerify: true } : {}),
+  };
+  const trxId = get.str(r, 'trx-id');
+  return {
+    name,
+    baseUrl: url,
+    apiKey,
+    ...(trxId ? { trxId } : {}),
+    ...timing(name, at.schedule, at.timeoutMs, '--schedule and --timeout'),
+    ...(Object.keys(tls).length ? { tls } : {}),
+  };
+}
+
 /**
  * The probe config from a command line's resolved settings (flag > environment > config file > default) and the
  * file's targets. Targets' keys come from the environment or files, never from the file itself.
@@ -153,73 +239,17 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
   const file = r.file;
   // Paths in the config file are read from its own folder.
   const here = (path: string): string => (file ? resolve(dirname(file.path), path) : path);
-  const exporter = get.bool(r, 'exporter') === true;
-  if (exporter && isGiven(r, 'schedule') && get.str(r, 'schedule') !== NO_SCHEDULE)
-    throw new UsageError('--exporter and --schedule exclude each other: in the exporter mode Prometheus schedules');
-  const schedule = exporter ? NO_SCHEDULE : (get.str(r, 'schedule') ?? PROBE_DEFAULTS.schedule);
-  const timeoutMs = get.num(r, 'timeout') ?? PROBE_DEFAULTS.timeoutMs;
+  const settings = probeSettings(r);
+  const at = { ...settings, exporter: get.bool(r, 'exporter') === true };
   const targets: ProbeTarget[] = [];
-  const seen = new Set<string>();
   for (const [i, t] of ((file?.data.targets ?? []) as FileTarget[]).entries()) {
-    const where = `config file: targets[${i}] (${t.name})`;
-    if (seen.has(t.name)) throw new UsageError(`config file: targets[${i}]: the name '${t.name}' is used twice`);
-    seen.add(t.name);
-    const url = baseUrl(t.base_url, `${where}: base_url`);
-    if (!t.api_key_env === !t.api_key_file)
-      throw new UsageError(`${where}: give exactly one of api_key_env and api_key_file`);
-    let apiKey: string | undefined;
-    if (t.api_key_env) {
-      apiKey = env[t.api_key_env];
-      if (!apiKey) throw new UsageError(`${where}: environment variable ${t.api_key_env} is not set`);
-    } else if (t.api_key_file) apiKey = readSecretFile(here(t.api_key_file), `targets[${i}] api_key_file`);
-    const tls: TlsOptions | undefined = t.tls
-      ? {
-          ...(t.tls.ca_file ? { caFile: readableFile(here(t.tls.ca_file), `${where}: tls.ca_file`) } : {}),
-          ...(t.tls.server_name ? { serverName: t.tls.server_name } : {}),
-          ...(t.tls.insecure_skip_verify ? { insecureSkipVerify: true } : {}),
-        }
-      : undefined;
-    const problem = t.proxy_url ? proxyProblem(t.proxy_url) : undefined;
-    if (problem) throw new UsageError(`${where}: proxy_url ${problem}`);
-    targets.push({
-      name: t.name,
-      baseUrl: url,
-      apiKey: apiKey ?? '',
-      ...(t.trx_id ? { trxId: t.trx_id } : {}),
-      ...timing(
-        t.name,
-        exporter ? NO_SCHEDULE : (t.schedule ?? schedule),
-        t.timeout ? (readAs('timeout', t.timeout, `${where}: timeout`) as number) : timeoutMs,
-        where,
-      ),
-      ...(tls ? { tls } : {}),
-      ...(t.proxy_url ? { proxyUrl: t.proxy_url } : {}),
-    });
+    if (targets.some((x) => x.name === t.name))
+      throw new UsageError(`config file: targets[${i}]: the name '${t.name}' is used twice`);
+    targets.push(fileTarget(t, i, at, here, env));
   }
   const url = get.str(r, 'base-url');
-  const apiKeyFile = get.str(r, 'api-key-file');
   if (url) {
-    const name = get.str(r, 'name') ?? 'default';
-    if (!new RegExp(NAME).test(name)) throw new UsageError(`--name must match ${NAME}, got '${name}'`);
-    const apiKey = get.str(r, 'api-key') ?? (apiKeyFile ? readSecretFile(apiKeyFile, '--api-key-file') : undefined);
-    if (!apiKey) throw new UsageError('--base-url needs its key: --api-key, --api-key-file or H2H_API_KEY');
-    if (seen.has(name)) throw new UsageError(`--name '${name}' is already a target of the config file`);
-    const caFile = get.str(r, 'ca-file');
-    const serverName = get.str(r, 'server-name');
-    const tls: TlsOptions = {
-      ...(caFile ? { caFile: readableFile(caFile, '--ca-file') } : {}),
-      ...(serverName ? { serverName } : {}),
-      ...(get.bool(r, 'insecure-skip-verify') ? { insecureSkipVerify: true } : {}),
-    };
-    const trxId = get.str(r, 'trx-id');
-    targets.push({
-      name,
-      baseUrl: url,
-      apiKey,
-      ...(trxId ? { trxId } : {}),
-      ...timing(name, schedule, timeoutMs, '--schedule and --timeout'),
-      ...(Object.keys(tls).length ? { tls } : {}),
-    });
+    targets.push(commandLineTarget(r, url, settings, targets, env));
   } else {
     // These go with --base-url; a key or transaction in the environment may be there for other commands.
     const single = ['api-key', 'api-key-file', 'name', 'trx-id', 'ca-file', 'server-name', 'insecure-skip-verify'];
@@ -227,18 +257,8 @@ export function resolveProbeConfig(r: Resolved, env: NodeJS.ProcessEnv = process
     if (stray.length) throw new UsageError(`${stray.map((f) => `--${f}`).join(', ')}: only with --base-url`);
   }
   // The defaults are checked even with no target yet (the embedded simulator takes them).
-  timing('', schedule, timeoutMs, 'schedule and timeout');
-  return {
-    targets,
-    schedule,
-    timeoutMs,
-    bodyCap: get.num(r, 'body-cap') ?? PROBE_DEFAULTS.bodyCap,
-    listen: get.listen(r, 'listen') ?? PROBE_DEFAULTS.listen,
-    historyLimit: get.num(r, 'history-limit') ?? PROBE_DEFAULTS.historyLimit,
-    method: (get.str(r, 'method') as 'GET' | 'POST' | undefined) ?? PROBE_DEFAULTS.method,
-    logFormat: (get.str(r, 'log-format') as 'text' | 'json' | undefined) ?? PROBE_DEFAULTS.logFormat,
-    timeoutOffsetMs: get.num(r, 'timeout-offset') ?? PROBE_DEFAULTS.timeoutOffsetMs,
-  };
+  timing('', settings.schedule, settings.timeoutMs, 'schedule and timeout');
+  return { targets, ...settings };
 }
 
 /** A target made from the defaults (the embedded simulator's). */

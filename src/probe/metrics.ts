@@ -35,6 +35,9 @@ export interface MetricsTarget {
   timeoutMs: number;
 }
 
+/** The labels of most series. */
+const TE = ['target', 'endpoint'] as const;
+
 /**
  * The probe's metrics, in a registry of its own. Labels are `target` (a configured name), `endpoint`,
  * `reason`, `clause`, `phase` and `version` (TLS): never a URL, a key, a phone number or a transaction ID.
@@ -43,154 +46,138 @@ export interface MetricsTarget {
  */
 export class ProbeMetrics {
   readonly registry = new Registry();
-  private readonly success: Gauge<'target' | 'endpoint'>;
-  private readonly httpStatus: Gauge<'target' | 'endpoint'>;
-  private readonly phase: Gauge<'target' | 'endpoint' | 'phase'>;
-  private readonly duration: Histogram<'target' | 'endpoint'>;
-  private readonly runs: Counter<'target' | 'endpoint'>;
-  private readonly failures: Counter<'target' | 'endpoint' | 'reason'>;
-  private readonly violations: Counter<'target' | 'endpoint' | 'clause'>;
-  private readonly drift: Counter<'target' | 'endpoint'>;
-  private readonly skipped: Counter<'target' | 'endpoint'>;
-  private readonly lastRun: Gauge<'target' | 'endpoint'>;
-  private readonly lastSuccess: Gauge<'target' | 'endpoint'>;
-  private readonly balance: Gauge<'target'>;
-  private readonly balanceAt: Gauge<'target'>;
-  private readonly certExpiry: Gauge<'target'>;
-  private readonly tlsVersion: Gauge<'target' | 'version'>;
+  private readonly success = new Gauge({
+    name: 'h2h_probe_success',
+    help: 'Whether the last probe succeeded (1) or failed (0).',
+    labelNames: TE,
+    registers: [this.registry],
+  });
+  private readonly httpStatus = new Gauge({
+    name: 'h2h_probe_http_status_code',
+    help: 'HTTP status of the last probe; 0 when no answer came.',
+    labelNames: TE,
+    registers: [this.registry],
+  });
+  private readonly phase = new Gauge({
+    name: 'h2h_probe_phase_duration_seconds',
+    help: 'Duration of each phase of the last probe (dns, connect, tls, first_byte, body), from socket events.',
+    labelNames: [...TE, 'phase'],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'h2h_probe_duration_seconds',
+    help: 'Duration of probes, whole request.',
+    labelNames: TE,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly runs = new Counter({
+    name: 'h2h_probe_runs_total',
+    help: 'Probes run.',
+    labelNames: TE,
+    registers: [this.registry],
+  });
+  private readonly failures = new Counter({
+    name: 'h2h_probe_failures_total',
+    help: 'Failed probes, by reason.',
+    labelNames: [...TE, 'reason'],
+    registers: [this.registry],
+  });
+  private readonly violations = new Counter({
+    name: 'h2h_probe_contract_violations_total',
+    help: 'Contract clause violations found in answers, by clause id.',
+    labelNames: [...TE, 'clause'],
+    registers: [this.registry],
+  });
+  private readonly drift = new Counter({
+    name: 'h2h_probe_drift_total',
+    help: 'Fields and status values not named by openapi.yaml, seen in answers.',
+    labelNames: TE,
+    registers: [this.registry],
+  });
+  private readonly skipped = new Counter({
+    name: 'h2h_probe_skipped_total',
+    help: 'Probes not run (cek-trx-id without a known transaction).',
+    labelNames: TE,
+    registers: [this.registry],
+  });
+  private readonly lastRun = new Gauge({
+    name: 'h2h_probe_last_run_timestamp_seconds',
+    help: 'When the last probe ran (Unix time).',
+    labelNames: TE,
+    registers: [this.registry],
+  });
+  private readonly lastSuccess = new Gauge({
+    name: 'h2h_probe_last_success_timestamp_seconds',
+    help: 'When the last successful probe ran (Unix time).',
+    labelNames: TE,
+    registers: [this.registry],
+  });
+  private readonly balance = new Gauge({
+    name: 'h2h_balance',
+    help: 'The saldo of the last saldo-user probe; absent when that probe read none (currency unit not shown by the provider).',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly balanceAt = new Gauge({
+    name: 'h2h_balance_timestamp_seconds',
+    help: 'When h2h_balance was last read fresh (Unix time).',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly certExpiry = new Gauge({
+    name: 'h2h_probe_tls_cert_expiry_timestamp_seconds',
+    help: 'The earliest notAfter of the certificate chain the last HTTPS probe was shown (Unix time), also when it did not verify.',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly tlsVersion = new Gauge({
+    name: 'h2h_probe_tls_version_info',
+    help: 'The TLS version of the last HTTPS probe (1 for that version).',
+    labelNames: ['target', 'version'],
+    registers: [this.registry],
+  });
   private readonly tlsVersions = new Map<string, string>();
-  private readonly reading: Gauge<'target' | 'point' | 'value'>;
+  private readonly reading = new Gauge({
+    name: READING_INFO.name,
+    help: READING_INFO.help,
+    labelNames: ['target', 'point', 'value'],
+    registers: [this.registry],
+  });
+  /** Each target's deadline, set once. */
+  private readonly timeout = new Gauge({
+    name: 'h2h_probe_timeout_seconds',
+    help: 'The deadline of each probe of the target: a duration near it says the timing is cut, not measured.',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
   private readonly readingShown = new Map<string, PointValues>();
-  private readonly lateness: Gauge<'target'>;
-  private readonly overlaps: Counter<'target'>;
-  private readonly missed: Counter<'target'>;
-  private readonly exporterRequests: Counter<'outcome'>;
+  private readonly lateness = new Gauge({
+    name: 'h2h_probe_schedule_lateness_seconds',
+    help: "How late the target's last scheduled round started, after its slot plus its jitter.",
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly overlaps = new Counter({
+    name: 'h2h_probe_overlaps_total',
+    help: 'Scheduled rounds of the target skipped because its previous one was still running.',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly missed = new Counter({
+    name: 'h2h_probe_missed_total',
+    help: 'Scheduled rounds of the target that did not start in time (the process was busy or asleep).',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly exporterRequests = new Counter({
+    name: 'h2h_probe_exporter_requests_total',
+    help: 'Requests to /probe (the exporter mode), by outcome: probed, bad_request (unknown name or parameter), error.',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
 
   constructor(targets: readonly MetricsTarget[], opts: { processMetrics?: boolean } = {}) {
-    const r = [this.registry];
-    const te = ['target', 'endpoint'] as const;
-    this.success = new Gauge({
-      name: 'h2h_probe_success',
-      help: 'Whether the last probe succeeded (1) or failed (0).',
-      labelNames: te,
-      registers: r,
-    });
-    this.httpStatus = new Gauge({
-      name: 'h2h_probe_http_status_code',
-      help: 'HTTP status of the last probe; 0 when no answer came.',
-      labelNames: te,
-      registers: r,
-    });
-    this.phase = new Gauge({
-      name: 'h2h_probe_phase_duration_seconds',
-      help: 'Duration of each phase of the last probe (dns, connect, tls, first_byte, body), from socket events.',
-      labelNames: [...te, 'phase'],
-      registers: r,
-    });
-    this.duration = new Histogram({
-      name: 'h2h_probe_duration_seconds',
-      help: 'Duration of probes, whole request.',
-      labelNames: te,
-      buckets: DURATION_BUCKETS,
-      registers: r,
-    });
-    this.runs = new Counter({ name: 'h2h_probe_runs_total', help: 'Probes run.', labelNames: te, registers: r });
-    this.failures = new Counter({
-      name: 'h2h_probe_failures_total',
-      help: 'Failed probes, by reason.',
-      labelNames: [...te, 'reason'],
-      registers: r,
-    });
-    this.violations = new Counter({
-      name: 'h2h_probe_contract_violations_total',
-      help: 'Contract clause violations found in answers, by clause id.',
-      labelNames: [...te, 'clause'],
-      registers: r,
-    });
-    this.drift = new Counter({
-      name: 'h2h_probe_drift_total',
-      help: 'Fields and status values not named by openapi.yaml, seen in answers.',
-      labelNames: te,
-      registers: r,
-    });
-    this.skipped = new Counter({
-      name: 'h2h_probe_skipped_total',
-      help: 'Probes not run (cek-trx-id without a known transaction).',
-      labelNames: te,
-      registers: r,
-    });
-    this.lastRun = new Gauge({
-      name: 'h2h_probe_last_run_timestamp_seconds',
-      help: 'When the last probe ran (Unix time).',
-      labelNames: te,
-      registers: r,
-    });
-    this.lastSuccess = new Gauge({
-      name: 'h2h_probe_last_success_timestamp_seconds',
-      help: 'When the last successful probe ran (Unix time).',
-      labelNames: te,
-      registers: r,
-    });
-    this.balance = new Gauge({
-      name: 'h2h_balance',
-      help: 'The saldo of the last saldo-user probe; absent when that probe read none (currency unit not shown by the provider).',
-      labelNames: ['target'],
-      registers: r,
-    });
-    this.balanceAt = new Gauge({
-      name: 'h2h_balance_timestamp_seconds',
-      help: 'When h2h_balance was last read fresh (Unix time).',
-      labelNames: ['target'],
-      registers: r,
-    });
-    this.certExpiry = new Gauge({
-      name: 'h2h_probe_tls_cert_expiry_timestamp_seconds',
-      help: 'The earliest notAfter of the certificate chain the last HTTPS probe was shown (Unix time), also when it did not verify.',
-      labelNames: ['target'],
-      registers: r,
-    });
-    this.tlsVersion = new Gauge({
-      name: 'h2h_probe_tls_version_info',
-      help: 'The TLS version of the last HTTPS probe (1 for that version).',
-      labelNames: ['target', 'version'],
-      registers: r,
-    });
-    this.reading = new Gauge({
-      name: READING_INFO.name,
-      help: READING_INFO.help,
-      labelNames: ['target', 'point', 'value'],
-      registers: r,
-    });
-    const timeout = new Gauge({
-      name: 'h2h_probe_timeout_seconds',
-      help: 'The deadline of each probe of the target: a duration near it says the timing is cut, not measured.',
-      labelNames: ['target'],
-      registers: r,
-    });
-    this.lateness = new Gauge({
-      name: 'h2h_probe_schedule_lateness_seconds',
-      help: "How late the target's last scheduled round started, after its slot plus its jitter.",
-      labelNames: ['target'],
-      registers: r,
-    });
-    this.overlaps = new Counter({
-      name: 'h2h_probe_overlaps_total',
-      help: 'Scheduled rounds of the target skipped because its previous one was still running.',
-      labelNames: ['target'],
-      registers: r,
-    });
-    this.missed = new Counter({
-      name: 'h2h_probe_missed_total',
-      help: 'Scheduled rounds of the target that did not start in time (the process was busy or asleep).',
-      labelNames: ['target'],
-      registers: r,
-    });
-    this.exporterRequests = new Counter({
-      name: 'h2h_probe_exporter_requests_total',
-      help: 'Requests to /probe (the exporter mode), by outcome: probed, bad_request (unknown name or parameter), error.',
-      labelNames: ['outcome'],
-      registers: r,
-    });
     for (const outcome of EXPORTER_OUTCOMES) this.exporterRequests.inc({ outcome }, 0);
     if (opts.processMetrics !== false) {
       collectDefaultMetrics({ register: this.registry });
@@ -198,7 +185,7 @@ export class ProbeMetrics {
     }
     // Every series exists from the start, so rate() and absent() work before the first failure.
     for (const { name: target, timeoutMs } of targets) {
-      timeout.set({ target }, timeoutMs / 1000);
+      this.timeout.set({ target }, timeoutMs / 1000);
       this.overlaps.inc({ target }, 0);
       this.missed.inc({ target }, 0);
       for (const endpoint of READ_ONLY_ENDPOINTS) {

@@ -87,9 +87,10 @@ const TARGET: readonly CommandName[] = ['contract', 'replay'];
 
 /**
  * Every setting of every command: the one table the CLI parses, layers (flag > environment > config file >
- * default), validates, and writes usage lines, --help and docs/cli.md from.
+ * default), validates, and writes usage lines, --help and docs/cli.md from. Typed row by row (`as const`): a
+ * setting's name, type and default are known to the compiler, so `get.str(r, 'prodcut')` does not compile.
  */
-export const SETTINGS: readonly Setting[] = [
+export const SETTINGS = [
   {
     flag: 'config',
     type: 'path',
@@ -572,7 +573,36 @@ export const SETTINGS: readonly Setting[] = [
     commands: ['init'],
     help: "your API's base URL: probe.yaml's target and, commented out, the gate's (absent: a placeholder to edit)",
   },
-];
+] as const satisfies readonly Setting[];
+
+/** The table as rows of one type, for code that reads any row. */
+const ROWS: readonly Setting[] = SETTINGS;
+
+type Row = (typeof SETTINGS)[number];
+/** The name of a setting: one of the table's flags. */
+export type SettingName = Row['flag'];
+type RowOf<F extends SettingName> = Extract<Row, { flag: F }>;
+/** The settings read as text, as a number, and so on, by name. */
+type NamesOf<T extends SettingType> = Extract<Row, { type: T }>['flag'];
+type TextType = 'string' | 'secret' | 'path' | 'url' | 'enum' | 'regex';
+type NumberType = 'integer' | 'duration' | 'rate';
+/** What a row's value is read as: one of an enum's values, text, a number (ms for a duration), a list, an address. */
+type ValueOf<R> = R extends { type: 'enum'; values: readonly (infer V)[] }
+  ? V
+  : R extends { type: TextType }
+    ? string
+    : R extends { type: NumberType }
+      ? number
+      : R extends { type: 'boolean' }
+        ? boolean
+        : R extends { type: 'list' }
+          ? string[]
+          : R extends { type: 'listen' }
+            ? { host: string; port: number }
+            : never;
+/** A setting with a default in the table always has a value once resolved; one without may have none. */
+export type SettingValue<F extends SettingName> =
+  RowOf<F> extends { default: string } ? ValueOf<RowOf<F>> : ValueOf<RowOf<F>> | undefined;
 
 /**
  * Each command's examples and exit line: the end of its --help and of its part of docs/cli.md. Every example is a
@@ -661,7 +691,7 @@ function oldFlags(s: Setting, command: CommandName): readonly string[] {
 
 /** The settings of one command, in table order. */
 export function settingsOf(command: CommandName): Setting[] {
-  return SETTINGS.filter((s) => s.commands.includes(command));
+  return ROWS.filter((s) => s.commands.includes(command));
 }
 
 /** The default of a setting for a command. */
@@ -855,14 +885,33 @@ export interface Resolved {
   help: boolean;
 }
 
-/** Typed reads of a resolved setting (undefined when nothing gave it a value). */
+/**
+ * A resolved setting's value, typed by its row: undefined only for a setting without a default that nothing gave.
+ * A setting the command does not take is at its default (h2h replay reads the contract's config: no --strict).
+ * A default missing from the values is the program's error, not the user's.
+ */
+function resolvedValue<F extends SettingName>(r: Resolved, flag: F): SettingValue<F> {
+  const v = r.values[flag];
+  if (v !== undefined || r.help) return v as SettingValue<F>;
+  const own = settingsOf(r.command).find((s) => s.flag === flag);
+  if (own && defaultOf(own, r.command) !== undefined) throw new Error(`--${flag} was read before its default`);
+  if (own) return undefined as SettingValue<F>;
+  const other = ROWS.find((s) => s.flag === flag);
+  if (!other) throw new Error(`--${flag} is not a setting`);
+  const d = other.default;
+  return (d === undefined ? undefined : read(other, { raw: d, source: `default of --${flag}` })) as SettingValue<F>;
+}
+
+/**
+ * Typed reads of a resolved setting, by name and type: a name the table does not have, or a number read as text,
+ * does not compile. A setting with a default always has a value; one without is undefined when nothing gave it.
+ */
 export const get = {
-  str: (r: Resolved, flag: string): string | undefined => r.values[flag] as string | undefined,
-  bool: (r: Resolved, flag: string): boolean | undefined => r.values[flag] as boolean | undefined,
-  num: (r: Resolved, flag: string): number | undefined => r.values[flag] as number | undefined,
-  list: (r: Resolved, flag: string): string[] | undefined => r.values[flag] as string[] | undefined,
-  listen: (r: Resolved, flag: string): { host: string; port: number } | undefined =>
-    r.values[flag] as { host: string; port: number } | undefined,
+  str: <F extends NamesOf<TextType>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  bool: <F extends NamesOf<'boolean'>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  num: <F extends NamesOf<NumberType>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  list: <F extends NamesOf<'list'>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
+  listen: <F extends NamesOf<'listen'>>(r: Resolved, flag: F): SettingValue<F> => resolvedValue(r, flag),
 };
 
 export interface ResolveOptions {
@@ -900,17 +949,60 @@ function negativesJoined(argv: readonly string[], options: NonNullable<ParseArgs
  * the project's words, with the closest flag. Old names still work, each with a deprecation line.
  */
 export function resolveSettings(command: CommandName, argv: readonly string[], opts: ResolveOptions = {}): Resolved {
-  const env = opts.env ?? process.env;
   const rows = settingsOf(command);
+  const parsed = parseFlags(command, rows, argv);
+  const flags = parsed.values as Flags;
+  const [min, max] = opts.positionals ?? [0, 0];
+  if (!flags.help && (parsed.positionals.length < min || parsed.positionals.length > max))
+    throw new UsageError(
+      `expected ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length} (h2h ${command} --help)`,
+    );
+  const out: Resolved = {
+    command,
+    positionals: parsed.positionals,
+    deprecations: [],
+    sources: {},
+    values: {},
+    help: flags.help === true,
+  };
+  if (out.help) return out;
+  const given = new Map<string, Given>();
+  givenByFlags(command, rows, flags, given, out.deprecations);
+  givenByEnv(rows, opts.env ?? process.env, given, out.deprecations);
+  const configPath = rows.some((s) => s.flag === 'config')
+    ? (given.get('config')?.raw as string | undefined)
+    : undefined;
+  if (configPath) out.file = givenByFile(command, rows, configPath, opts, given);
+  for (const s of rows) {
+    const g = given.get(s.flag);
+    const fallback = defaultOf(s, command);
+    if (g) {
+      out.values[s.flag] = read(s, g);
+      out.sources[s.flag] = g.source;
+    } else if (fallback !== undefined) {
+      out.values[s.flag] = read(s, { raw: fallback, source: `default of --${s.flag}` });
+      out.sources[s.flag] = 'default';
+    }
+  }
+  return out;
+}
+
+type Flags = Record<string, string | boolean | string[] | undefined>;
+
+/** The command line parsed by the table's flags (and their old names); a mistake answered in the project's words. */
+function parseFlags(
+  command: CommandName,
+  rows: readonly Setting[],
+  argv: readonly string[],
+): ReturnType<typeof parseArgs> {
   const options: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h' } };
   for (const s of rows) {
     const type = s.type === 'boolean' ? 'boolean' : 'string';
     options[s.flag] = { type, ...(s.type === 'list' ? { multiple: true } : {}) };
     for (const old of oldFlags(s, command)) options[old] = { type };
   }
-  let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: negativesJoined(argv, options), options, allowPositionals: true, strict: true });
+    return parseArgs({ args: negativesJoined(argv, options), options, allowPositionals: true, strict: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const flag = /'(-{1,2}[^']+)'/.exec(e.message)?.[1];
@@ -928,38 +1020,39 @@ export function resolveSettings(command: CommandName, argv: readonly string[], o
       );
     throw new UsageError(`${e.message.split('\n')[0]} (h2h ${command} --help)`);
   }
-  const flags = parsed.values as Record<string, string | boolean | string[] | undefined>;
-  const [min, max] = opts.positionals ?? [0, 0];
-  if (!flags.help && (parsed.positionals.length < min || parsed.positionals.length > max))
-    throw new UsageError(
-      `expected ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length} (h2h ${command} --help)`,
-    );
-  const out: Resolved = {
-    command,
-    positionals: parsed.positionals,
-    deprecations: [],
-    sources: {},
-    values: {},
-    help: flags.help === true,
-  };
-  if (out.help) return out;
+}
 
-  const given = new Map<string, Given>();
+/** What the flags gave, old names converted with a deprecation line. */
+function givenByFlags(
+  command: CommandName,
+  rows: readonly Setting[],
+  flags: Flags,
+  given: Map<string, Given>,
+  deprecations: string[],
+): void {
   for (const s of rows) {
     const f = flags[s.flag];
     if (f !== undefined) given.set(s.flag, { raw: f, source: `--${s.flag}` });
     const olds = oldFlags(s, command).filter((o) => flags[o] !== undefined);
-    if (olds.length && f === undefined) {
-      const values = Object.fromEntries(olds.map((o) => [o, String(flags[o])]));
-      const convert = s.deprecated?.convert;
-      const first = flags[olds[0] as string];
-      const raw = convert ? convert(values) : (first as string | boolean);
-      given.set(s.flag, { raw, source: olds.map((o) => `--${o}`).join(' ') });
-      out.deprecations.push(
-        `${olds.map((o) => `--${o}`).join(' and ')} ${olds.length > 1 ? 'are' : 'is'} deprecated: use --${s.flag} (the old name goes in the next minor version)`,
-      );
-    }
+    if (!olds.length || f !== undefined) continue;
+    const values = Object.fromEntries(olds.map((o) => [o, String(flags[o])]));
+    const convert = s.deprecated?.convert;
+    const first = flags[olds[0] as string];
+    const raw = convert ? convert(values) : (first as string | boolean);
+    given.set(s.flag, { raw, source: olds.map((o) => `--${o}`).join(' ') });
+    deprecations.push(
+      `${olds.map((o) => `--${o}`).join(' and ')} ${olds.length > 1 ? 'are' : 'is'} deprecated: use --${s.flag} (the old name goes in the next minor version)`,
+    );
   }
+}
+
+/** What the environment gave where no flag did (`H2H_` + the flag's name, or its old name with a line). */
+function givenByEnv(
+  rows: readonly Setting[],
+  env: NodeJS.ProcessEnv,
+  given: Map<string, Given>,
+  deprecations: string[],
+): void {
   for (const s of rows) {
     if (given.has(s.flag)) continue;
     const name = envName(s);
@@ -971,63 +1064,62 @@ export function resolveSettings(command: CommandName, argv: readonly string[], o
     const old = s.deprecated?.env;
     if (old && env[old] !== undefined && env[old] !== '') {
       given.set(s.flag, { raw: env[old] as string, source: old });
-      out.deprecations.push(`${old} is deprecated: use ${name} (the old name goes in the next minor version)`);
+      deprecations.push(`${old} is deprecated: use ${name} (the old name goes in the next minor version)`);
     }
   }
-  const configPath = rows.some((s) => s.flag === 'config')
-    ? (given.get('config')?.raw as string | undefined)
-    : undefined;
-  if (configPath) {
-    const raw = readYamlFile(configPath, 'config file') ?? {};
-    opts.checkFile?.(raw, configPath);
-    if (typeof raw !== 'object' || Array.isArray(raw))
-      throw new UsageError(`config file ${configPath} must be a mapping of settings`);
-    const data = validateConfig<Record<string, unknown>>(
-      fileSchema(command, opts.fileExtras ?? {}),
-      raw,
-      `config file ${configPath}`,
-    );
-    out.file = { path: configPath, data };
-    for (const s of rows) {
-      if (given.has(s.flag) || !s.file || data[s.file] === undefined) continue;
-      const v = data[s.file];
-      given.set(s.flag, {
-        raw: Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v),
-        source: `config file ${configPath}: ${s.file}`,
-      });
-    }
-  }
+}
+
+/** The config file, checked, and what it gave where neither a flag nor the environment did. */
+function givenByFile(
+  command: CommandName,
+  rows: readonly Setting[],
+  configPath: string,
+  opts: ResolveOptions,
+  given: Map<string, Given>,
+): NonNullable<Resolved['file']> {
+  const raw = readYamlFile(configPath, 'config file') ?? {};
+  opts.checkFile?.(raw, configPath);
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new UsageError(`config file ${configPath} must be a mapping of settings`);
+  const data = validateConfig<Record<string, unknown>>(
+    fileSchema(command, opts.fileExtras ?? {}),
+    raw,
+    `config file ${configPath}`,
+  );
   for (const s of rows) {
-    const g = given.get(s.flag);
-    const fallback = defaultOf(s, command);
-    if (g) {
-      out.values[s.flag] = read(s, g);
-      out.sources[s.flag] = g.source;
-    } else if (fallback !== undefined) {
-      out.values[s.flag] = read(s, { raw: fallback, source: `default of --${s.flag}` });
-      out.sources[s.flag] = 'default';
-    }
+    if (given.has(s.flag) || !s.file || data[s.file] === undefined) continue;
+    const v = data[s.file];
+    given.set(s.flag, {
+      raw: Array.isArray(v) ? v.map(String) : typeof v === 'boolean' ? v : String(v),
+      source: `config file ${configPath}: ${s.file}`,
+    });
   }
-  return out;
+  return { path: configPath, data };
 }
 
 /** A value read as the setting named by `flag` reads its own (a per-target timeout in a probe file, say). */
-export function readAs(flag: string, raw: string, source: string): unknown {
-  const s = SETTINGS.find((x) => x.flag === flag);
+export function readAs<F extends SettingName>(flag: F, raw: string, source: string): ValueOf<RowOf<F>> {
+  const s = ROWS.find((x) => x.flag === flag);
   if (!s) throw new Error(`no setting --${flag}`);
-  return read(s, { raw, source });
+  return read(s, { raw, source }) as ValueOf<RowOf<F>>;
 }
 
-/** A setting's default, read by its type: for code that runs without a command line (the in-process runner). */
-export function defaultNumber(flag: string, command: CommandName = 'contract'): number {
-  const s = SETTINGS.find((x) => x.flag === flag);
+/**
+ * A setting's default for a command, read by its type: for code that runs without a command line (the in-process
+ * runner, a rule's fallback). Only settings with a default in the table are named here.
+ */
+export function defaultValue<F extends Extract<Row, { default: string }>['flag']>(
+  flag: F,
+  command: CommandName = 'contract',
+): ValueOf<RowOf<F>> {
+  const s = ROWS.find((x) => x.flag === flag && x.commands.includes(command));
   const d = s ? defaultOf(s, command) : undefined;
-  if (!s || d === undefined) throw new Error(`--${flag} has no default`);
-  return read(s, { raw: d, source: `default of --${flag}` }) as number;
+  if (!s || d === undefined) throw new Error(`--${flag} has no default for h2h ${command}`);
+  return read(s, { raw: d, source: `default of --${flag}` }) as ValueOf<RowOf<F>>;
 }
 
 /** Whether a setting was given (by flag, environment or file), not left to its default. */
-export function isGiven(r: Resolved, flag: string): boolean {
+export function isGiven(r: Resolved, flag: SettingName): boolean {
   return r.sources[flag] !== undefined && r.sources[flag] !== 'default';
 }
 
@@ -1040,7 +1132,10 @@ export function cliReference(about: Record<CommandName, string>): string {
     'Every setting is layered the same way: the flag wins over its environment variable (`H2H_` + the flag',
     'name), which wins over the config file (`--config`, where the command reads one), which wins over the',
     'default. Durations need a unit (`500ms`, `1.5s`, `1m30s`); rates are `N/s` or `N/m`; booleans in the',
-    'environment are 1, 0, true, false, yes or no. Back to the [README](../README.md).',
+    'environment are 1, 0, true, false, yes or no. The key follows the same rule across its two settings, in',
+    'every command: `--api-key` or `--api-key-file`, whichever was given higher (flag, then `H2H_API_KEY` or',
+    '`H2H_API_KEY_FILE`, then the config file), the key itself where both are given at one level; last, the',
+    'variable the config file names (`api_key_env`). Back to the [README](../README.md).',
   ];
   for (const command of COMMAND_NAMES) {
     lines.push('', `## h2h ${command}`, '', about[command], '');

@@ -27,7 +27,7 @@ export function refusalWord(r: Reading, status: string): string {
  * status, `message` on other successes, number forms in history, undocumented fields. Never changes an
  * outcome: `ok`, SUCCESS, documented fields and their values stay as they are.
  */
-export function present(answer: Answer, endpoint: Endpoint | undefined, r: Reading): Answer {
+export function presentAnswer(answer: Answer, endpoint: Endpoint | undefined, r: Reading): Answer {
   const body = structuredClone(answer.body);
   const extra = r.extra === 'everywhere';
   if (body.ok === false) {

@@ -7,6 +7,39 @@ import type { Fixture } from './fixtures.js';
 
 const sameCode = (v: unknown, code: string): boolean => typeof v === 'string' && v.toLowerCase() === code.toLowerCase();
 
+/** The account the exchanges were recorded with: its key, the suite's product and kind, its test numbers. */
+type RecordedTarget = {
+  apiKey: string;
+  product: string;
+  kind: 'akrab' | 'circle';
+  msisdns: readonly string[];
+  price?: number;
+};
+
+/** The trx_ids of the run's own invites that were carried out: not the account's history. */
+function ownInvites(api: ApiModel, exchanges: readonly Exchange[]): Set<string> {
+  const own = new Set<string>();
+  for (const ex of exchanges)
+    if (ex.endpoint === 'invite-member' && bodyOf(ex)?.ok === true) {
+      const trx = bodyOf(ex)?.trx_id ?? api.foldRequest('invite-member', ex.params).params.trx_id;
+      if (trx !== undefined) own.add(String(trx));
+    }
+  return own;
+}
+
+/** The records' product and kind, where a field of theirs holds them (undocumented: found by the suite's product). */
+function recordFields(
+  exchanges: readonly Exchange[],
+  product: string,
+): { productField: string | undefined; kindField: string | undefined } {
+  const all = exchanges.flatMap((ex) => records(ex) ?? []);
+  const productField = Object.keys(all.find((r) => Object.values(r).some((v) => sameCode(v, product))) ?? {}).find(
+    (k) => k !== 'trx_id' && all.some((r) => sameCode(r[k], product)),
+  );
+  const kindField = Object.keys(all[0] ?? {}).find((k) => all.every((r) => r[k] === 'akrab' || r[k] === 'circle'));
+  return { productField, kindField };
+}
+
 /**
  * The account a gate run saw at a provider, as a fixture of the simulator (bench/fidelity.ts): its key and first
  * balance, every history record the run read that is not one of its own invites, and how each transaction's
@@ -14,17 +47,8 @@ const sameCode = (v: unknown, code: string): boolean => typeof v === 'string' &&
  * between the two is the reading's. Kept in memory by whoever replays: it holds phone numbers, and never goes into
  * a reading file.
  */
-export function recordedAccount(
-  api: ApiModel,
-  exchanges: readonly Exchange[],
-  target: { apiKey: string; product: string; kind: 'akrab' | 'circle'; msisdns: readonly string[]; price?: number },
-): Fixture {
-  const own = new Set<string>();
-  for (const ex of exchanges)
-    if (ex.endpoint === 'invite-member' && bodyOf(ex)?.ok === true) {
-      const trx = bodyOf(ex)?.trx_id ?? api.foldRequest('invite-member', ex.params).params.trx_id;
-      if (trx !== undefined) own.add(String(trx));
-    }
+export function recordedAccount(api: ApiModel, exchanges: readonly Exchange[], target: RecordedTarget): Fixture {
+  const own = ownInvites(api, exchanges);
   const history = new Map<string, Fixture['history'][number]>();
   const managers = new Set<string>();
   const statuses = new Map<string, string>();
@@ -38,12 +62,7 @@ export function recordedAccount(
     };
     walk(value, path);
   };
-  // The records' product and kind, where a field of theirs holds them (undocumented: found by the suite's product).
-  const all = exchanges.flatMap((ex) => records(ex) ?? []);
-  const productField = Object.keys(
-    all.find((r) => Object.values(r).some((v) => sameCode(v, target.product))) ?? {},
-  ).find((k) => k !== 'trx_id' && all.some((r) => sameCode(r[k], target.product)));
-  const kindField = Object.keys(all[0] ?? {}).find((k) => all.every((r) => r[k] === 'akrab' || r[k] === 'circle'));
+  const { productField, kindField } = recordFields(exchanges, target.product);
   const products = new Map<string, 'akrab' | 'circle'>([[target.product, target.kind]]);
   let saldo: number | undefined;
   for (const ex of exchanges) {
@@ -91,10 +110,20 @@ export function recordedAccount(
     // Oldest first, as the simulator records them; a page newest first then shows them in the provider's order.
     .reverse()
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return fixtureOf(target, list, [...managers], saldo, forms);
+}
+
+/** The fixture of a recorded account: its history, its managers with room, the suite's product and numbers. */
+function fixtureOf(
+  target: RecordedTarget,
+  list: Fixture['history'],
+  managers: string[],
+  saldo: number | undefined,
+  forms: NonNullable<Fixture['forms']>,
+): Fixture {
   const slots = Math.max(50, list.length + 20);
-  const numbers = [...managers];
   // The run's own invites need a group of the suite's kind with free slots.
-  numbers.push('6281100009999');
+  const numbers = [...managers, '6281100009999'];
   return {
     accounts: [{ id: 'recorded', api_key: target.apiKey, saldo: Math.max(0, Math.floor(saldo ?? 10_000_000)) }],
     products: [

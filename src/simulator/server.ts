@@ -15,11 +15,11 @@ import { type FaultSetting, faultNamed } from './faults.js';
 import { type Fixture, loadFixture } from './fixtures.js';
 import { contentTypeOf, limitsOf, neighbourMsOf, REFERENCE, type Reading, rateLimitOf } from './legal.js';
 import { drain, readParams } from './params.js';
-import { present } from './present.js';
+import { presentAnswer } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
 import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
-import { LearnedReading, OWN_SOURCE, type World, withProducts } from './vocabulary.js';
+import { OWN_SOURCE, ServedVocabulary, type World, withProducts } from './vocabulary.js';
 
 export type { LogEntry } from './request-log.js';
 
@@ -79,7 +79,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   registerSecret(opts.apiKey);
   for (const a of fixture.accounts) registerSecret(a.api_key);
   state.fault = opts.fault ?? null;
-  const learned = opts.vocabulary ? new LearnedReading(opts.vocabulary, reading, fixture.forms) : undefined;
+  const learned = opts.vocabulary ? new ServedVocabulary(opts.vocabulary, reading, fixture.forms) : undefined;
   if (learned) state.accepts = (endpoint, param, value) => learned.accepts(api, endpoint, param, value);
   const keys = new Map(
     fixture.accounts.map((a) => [opts.apiKey && a.id === fixture.suite.account ? opts.apiKey : a.api_key, a.id]),
@@ -182,7 +182,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       const at = endpoint && isEndpoint(endpoint) ? endpoint : undefined;
       const served = learned
         ? serveLearned(learned, answer, at, sent, kind)
-        : { answer: present(answer, at, reading), source: OWN_SOURCE };
+        : { answer: presentAnswer(answer, at, reading), source: OWN_SOURCE };
       const shaped = { ...served.answer, headers: { ...served.answer.headers, 'h2h-source': served.source } };
       // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
       rewrite?.(shaped.body);
@@ -268,7 +268,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
    * with where each part came from (the `h2h-source` header, sourceOf).
    */
   function serveLearned(
-    l: LearnedReading,
+    l: ServedVocabulary,
     answer: Answer,
     at: Endpoint | undefined,
     sent: Params,
@@ -282,10 +282,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
           answer: { ...theirs.answer, ...(answer.headers ? { headers: answer.headers } : {}) },
           source: l.sourceOf({ refusal: k, entry: theirs.entry }),
         };
-      return { answer: present(answer, at, reading), source: l.sourceOf(k ? { refusal: k } : {}) };
+      return { answer: presentAnswer(answer, at, reading), source: l.sourceOf(k ? { refusal: k } : {}) };
     }
     // The simulator's own undocumented fields give way to the provider's.
-    const plain = present(answer, at, { ...reading, extra: 'none' });
+    const plain = presentAnswer(answer, at, { ...reading, extra: 'none' });
     return at
       ? { answer: l.success(api, plain, at, own, sent).answer, source: l.sourceOf({ success: at }) }
       : { answer: plain, source: l.sourceOf({}) };

@@ -191,7 +191,7 @@ function pick(shares: Record<string, number | undefined>, key: string): string |
  * A learned reading, ready to serve: the refusal a request gets for what it did wrong (in the order the provider
  * checks), its refusals and successes in the provider's words, fields and forms.
  */
-export class LearnedReading {
+export class ServedVocabulary {
   private readonly order: RefusalKind[];
 
   constructor(

@@ -56,6 +56,100 @@ export function boundaryValues(
   return [...out.values()];
 }
 
+/** An enum's values and their near misses: case, spaces, a letter less or more; empty and a word outside. */
+function enumEdges(values: readonly unknown[], add: (value: unknown, label: string) => void): void {
+  for (const e of values) {
+    const v = String(e);
+    add(v, `enum value ${v}`);
+    add(v.toUpperCase(), `${v} in upper case`);
+    add(v[0]?.toUpperCase() + v.slice(1), `${v} capitalised`);
+    add(` ${v}`, `${v} after a space`);
+    add(`${v} `, `${v} before a space`);
+    add(v.slice(0, -1), `${v} less its last letter`);
+    add(`${v}s`, `${v} and one letter more`);
+  }
+  add('', 'empty');
+  add(' ', 'a space');
+  add('family', 'a word outside the enum');
+}
+
+/** An integer's minimum and one below, fractions, padding, overflow and letters. */
+function integerEdges(schema: OpenAPIV3_1.SchemaObject, add: (value: unknown, label: string) => void): void {
+  const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
+  add(min, `the minimum ${min}`);
+  add(min - 1, `one below the minimum ${min}`);
+  add(-1, '-1');
+  add(min + 0.5, 'a fraction');
+  add(`0${min}`, 'a zero-padded string');
+  add(2 ** 31, '2^31');
+  add(10 ** 12, 'a very large number');
+  add('abc', 'letters');
+}
+
+/** A date's impossible days and months and its other spellings. */
+function dateEdges(s: string, add: (value: unknown, label: string) => void): void {
+  const [y, m, d] = s.split('-');
+  add(`${y}-02-30`, 'an impossible date');
+  add(`${y}-13-01`, 'month 13');
+  add(`${y}/${m}/${d}`, 'slashes');
+  add(`${y}.${m}.${d}`, 'dots');
+  add(`${y}-${Number(m)}-${Number(d)}`, 'one-digit parts');
+  add(`${d}-${m}-${y}`, 'day first');
+  add(`${y}-${m}`, 'no day');
+}
+
+/** A digit string under a pattern: other prefixes, ranges, lengths, other digits, spaces and signs. */
+function patternEdges(
+  pattern: string,
+  s: string,
+  add: (value: unknown, label: string) => void,
+  valid: (v: unknown) => boolean,
+): void {
+  // A pattern that opens with two-digit literals (`^(08|62)`): every other two-digit prefix.
+  if (/^\d{2}/.test(s) && /^\^\((\d\d\|)*\d\d\)/.test(pattern))
+    for (let p = 0; p < 100; p++)
+      add(`${String(p).padStart(2, '0')}${s.slice(2)}`, `prefix ${String(p).padStart(2, '0')}`);
+  // A short number whose valid values form ranges (a month): one below and one above each range.
+  if (/^\d{1,4}$/.test(s)) {
+    const width = s.length;
+    let inside = false;
+    for (let n = 0; n <= 10 ** width; n++) {
+      const v = String(n).padStart(width, '0');
+      const ok = n < 10 ** width && valid(v);
+      if (ok && !inside && n > 0) add(String(n - 1).padStart(width, '0'), `one below the range from ${v}`);
+      if (!ok && inside && n < 10 ** width) add(v, `one above the range up to ${String(n - 1).padStart(width, '0')}`);
+      inside = ok;
+    }
+    add(String(Number(s)), 'without its leading zeros');
+  }
+  // The shortest and longest valid length, and one past each, as the validator finds them.
+  const lengths: number[] = [];
+  for (let n = 1; n <= 24; n++) if (valid(s.slice(0, n).padEnd(n, s.at(-1) ?? '0'))) lengths.push(n);
+  const shortest = lengths[0];
+  const longest = lengths.at(-1);
+  if (shortest !== undefined && longest !== undefined) {
+    const at = (n: number): string => s.slice(0, n).padEnd(n, s.at(-1) ?? '0');
+    add(at(shortest), `the shortest valid length ${shortest}`);
+    add(at(shortest - 1), `one shorter than ${shortest}`);
+    add(at(longest), `the longest valid length ${longest}`);
+    add(at(longest + 1), `one longer than ${longest}`);
+  }
+  if (s.startsWith('0')) add(s.slice(1), 'its leading zero dropped');
+  for (const [digits, label] of [
+    [ARABIC_INDIC, 'Arabic-Indic digits'],
+    [FULL_WIDTH, 'full-width digits'],
+  ] as const) {
+    add([...s].map((c) => (/\d/.test(c) ? (digits[Number(c)] ?? c) : c)).join(''), label);
+    // One such digit among ASCII ones: a provider that converts digits before it checks lets it through.
+    add(`${s.slice(0, -1)}${digits[Number(s.at(-1))] ?? ''}`, `one ${label.replace(/s$/, '')} at the end`);
+  }
+  add(`${s.slice(0, 2)} ${s.slice(2)}`, 'a space inside');
+  add(` ${s}`, 'a space before');
+  add(`${s} `, 'a space after');
+  add(`+${s}`, 'a leading +');
+  add(`${s.slice(0, -1)}a`, 'a letter at the end');
+}
+
 /** The values at and just past each constraint of a schema (see boundaryValues), each given to `add`. */
 function schemaEdges(
   schema: OpenAPIV3_1.SchemaObject,
@@ -65,92 +159,19 @@ function schemaEdges(
 ): void {
   const s = String(sample ?? '');
   if (schema.enum) {
-    for (const e of schema.enum) {
-      const v = String(e);
-      add(v, `enum value ${v}`);
-      add(v.toUpperCase(), `${v} in upper case`);
-      add(v[0]?.toUpperCase() + v.slice(1), `${v} capitalised`);
-      add(` ${v}`, `${v} after a space`);
-      add(`${v} `, `${v} before a space`);
-      add(v.slice(0, -1), `${v} less its last letter`);
-      add(`${v}s`, `${v} and one letter more`);
-    }
-    add('', 'empty');
-    add(' ', 'a space');
-    add('family', 'a word outside the enum');
+    enumEdges(schema.enum, add);
     return;
   }
   if (schema.type === 'integer') {
-    const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
-    add(min, `the minimum ${min}`);
-    add(min - 1, `one below the minimum ${min}`);
-    add(-1, '-1');
-    add(min + 0.5, 'a fraction');
-    add(`0${min}`, 'a zero-padded string');
-    add(2 ** 31, '2^31');
-    add(10 ** 12, 'a very large number');
-    add('abc', 'letters');
+    integerEdges(schema, add);
     return;
   }
   if (s) add(s, 'a valid value');
   // Every text parameter, empty: a provider may read it as absent, or as a value, and must do so alike by GET and
   // POST (a query's `msisdn=` and a body's "msisdn": "") and under every name.
   if (schema.type === 'string') add('', 'empty');
-  if (schema.format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(s)) {
-    const [y, m, d] = s.split('-');
-    add(`${y}-02-30`, 'an impossible date');
-    add(`${y}-13-01`, 'month 13');
-    add(`${y}/${m}/${d}`, 'slashes');
-    add(`${y}.${m}.${d}`, 'dots');
-    add(`${y}-${Number(m)}-${Number(d)}`, 'one-digit parts');
-    add(`${d}-${m}-${y}`, 'day first');
-    add(`${y}-${m}`, 'no day');
-  }
-  if (schema.pattern && /^\d/.test(s)) {
-    // A pattern that opens with two-digit literals (`^(08|62)`): every other two-digit prefix.
-    if (/^\d{2}/.test(s) && /^\^\((\d\d\|)*\d\d\)/.test(schema.pattern))
-      for (let p = 0; p < 100; p++)
-        add(`${String(p).padStart(2, '0')}${s.slice(2)}`, `prefix ${String(p).padStart(2, '0')}`);
-    // A short number whose valid values form ranges (a month): one below and one above each range.
-    if (/^\d{1,4}$/.test(s)) {
-      const width = s.length;
-      let inside = false;
-      for (let n = 0; n <= 10 ** width; n++) {
-        const v = String(n).padStart(width, '0');
-        const ok = n < 10 ** width && valid(v);
-        if (ok && !inside && n > 0) add(String(n - 1).padStart(width, '0'), `one below the range from ${v}`);
-        if (!ok && inside && n < 10 ** width) add(v, `one above the range up to ${String(n - 1).padStart(width, '0')}`);
-        inside = ok;
-      }
-      add(String(Number(s)), 'without its leading zeros');
-    }
-    // The shortest and longest valid length, and one past each, as the validator finds them.
-    const lengths: number[] = [];
-    for (let n = 1; n <= 24; n++) if (valid(s.slice(0, n).padEnd(n, s.at(-1) ?? '0'))) lengths.push(n);
-    const shortest = lengths[0];
-    const longest = lengths.at(-1);
-    if (shortest !== undefined && longest !== undefined) {
-      const at = (n: number): string => s.slice(0, n).padEnd(n, s.at(-1) ?? '0');
-      add(at(shortest), `the shortest valid length ${shortest}`);
-      add(at(shortest - 1), `one shorter than ${shortest}`);
-      add(at(longest), `the longest valid length ${longest}`);
-      add(at(longest + 1), `one longer than ${longest}`);
-    }
-    if (s.startsWith('0')) add(s.slice(1), 'its leading zero dropped');
-    for (const [digits, label] of [
-      [ARABIC_INDIC, 'Arabic-Indic digits'],
-      [FULL_WIDTH, 'full-width digits'],
-    ] as const) {
-      add([...s].map((c) => (/\d/.test(c) ? (digits[Number(c)] ?? c) : c)).join(''), label);
-      // One such digit among ASCII ones: a provider that converts digits before it checks lets it through.
-      add(`${s.slice(0, -1)}${digits[Number(s.at(-1))] ?? ''}`, `one ${label.replace(/s$/, '')} at the end`);
-    }
-    add(`${s.slice(0, 2)} ${s.slice(2)}`, 'a space inside');
-    add(` ${s}`, 'a space before');
-    add(`${s} `, 'a space after');
-    add(`+${s}`, 'a leading +');
-    add(`${s.slice(0, -1)}a`, 'a letter at the end');
-  }
+  if (schema.format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(s)) dateEdges(s, add);
+  if (schema.pattern && /^\d/.test(s)) patternEdges(schema.pattern, s, add, valid);
   if (typeof schema.minLength === 'number') {
     add('', schema.minLength > 0 ? `empty (minLength ${schema.minLength})` : 'empty');
     add('x'.repeat(schema.minLength || 1), `at minLength ${schema.minLength}`);
