@@ -22,8 +22,6 @@ const LONG_ALLOWED = new Set([
   'src/gate/catalogue/envelope.ts envelopeScenarios',
   'src/gate/catalogue/reading.ts readingScenarios',
   'src/gate/catalogue/generator-scenarios.ts generatedScenarios',
-  'src/simulator/server.ts startSimulator',
-  'src/simulator/server.ts handle',
 ]);
 
 /** Names still declared in two files of src/ (both in src/docs/, another engineer's). */

@@ -81,10 +81,50 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   state.fault = opts.fault ?? null;
   const learned = opts.vocabulary ? new ServedVocabulary(opts.vocabulary, reading, fixture.forms) : undefined;
   if (learned) state.accepts = (endpoint, param, value) => learned.accepts(api, endpoint, param, value);
+  const world = worldOf(api, fixture, state, opts.apiKey);
+  prepareTransportFault(state.fault);
+  const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
+  const host = opts.host ?? '127.0.0.1';
+  const adminToken = opts.adminToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
+  const handler = new SimulatorHandler({ api, state, reading, learned, world, prefix, adminToken, opts });
+  // The `neighbour` reading: another client of the same account, inviting on its own schedule.
+  const every = neighbourMsOf(reading);
+  const neighbour = every ? setInterval(() => void state.neighbourInvite(), every) : undefined;
+  neighbour?.unref();
+  const { server, sockets } = serverFor(opts.tls, handler.serve);
+
+  const address = await listen(server, host, opts.port ?? 0, '--listen');
+  const demo = fixture.accounts.find((a) => a.id === fixture.suite.account);
+  return {
+    url: `${opts.tls ? 'https' : 'http'}://${address}${prefix}`,
+    apiKey: opts.apiKey ?? demo?.api_key ?? '',
+    ...(adminToken ? { adminToken } : {}),
+    fixture,
+    state,
+    reading,
+    get log() {
+      return handler.log.entries();
+    },
+    setFault(fault) {
+      prepareTransportFault(fault);
+      state.fault = fault;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        handler.clearTimers();
+        clearInterval(neighbour);
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+/** The world a learned provider's checks look at: the accounts by key, the trx_ids used, the products. */
+function worldOf(api: ApiModel, fixture: Fixture, state: SimState, apiKey: string | undefined): World {
   const keys = new Map(
-    fixture.accounts.map((a) => [opts.apiKey && a.id === fixture.suite.account ? opts.apiKey : a.api_key, a.id]),
+    fixture.accounts.map((a) => [apiKey && a.id === fixture.suite.account ? apiKey : a.api_key, a.id]),
   );
-  const world: World = {
+  return {
     api,
     accountOf: (key) => keys.get(key),
     used: (account, trxId) => state.transactions(account, trxId).length > 0,
@@ -93,57 +133,105 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         (x) => x.code.toLowerCase() === wanted.toLowerCase() || x.name.toLowerCase() === wanted.toLowerCase(),
       ),
   };
-  /** The trx_ids of invites carried out here: their history records take the provider's own invites' fields. */
-  const own = new Set<string>();
-  prepareTransportFault(state.fault);
-  const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
-  const log = new RequestLog();
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  const seenRequests = new Set<string>();
-  const limit = rateLimitOf(reading);
-  const host = opts.host ?? '127.0.0.1';
-  const adminToken = opts.adminToken ?? (isLoopback(host) ? undefined : randomBytes(18).toString('base64url'));
-  const bucket = limit ? new TokenBucket(limit.perSecond, limit.burst) : undefined;
-  const contentType = contentTypeOf(reading);
-  let seq = 0;
-  // The `neighbour` reading: another client of the same account, inviting on its own schedule.
-  const every = neighbourMsOf(reading);
-  const neighbour = every ? setInterval(() => void state.neighbourInvite(), every) : undefined;
-  neighbour?.unref();
+}
 
-  const later = (ms: number, fn: () => void): void => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
-
+/** The HTTP(S) server over `serve`, with the sockets it holds open (close() destroys them). */
+function serverFor(
+  tls: SimulatorOptions['tls'],
+  serve: http.RequestListener,
+): { server: http.Server; sockets: Set<Socket> } {
   // requireHostHeader off: a request without Host gets the envelope from this code, not an empty 400 from Node.
-  const serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    handle(req, res).catch((err: unknown) => {
-      // A bug of the simulator itself: still the envelope, and the process goes on.
-      if (!res.headersSent) send(res, refuse('INTERNAL_ERROR', `simulator error: ${(err as Error).message}`));
-      else res.destroy();
-    });
-  };
-  const server = opts.tls
-    ? https.createServer({ requireHostHeader: false, cert: opts.tls.cert, key: opts.tls.key }, serve)
+  const server = tls
+    ? https.createServer({ requireHostHeader: false, cert: tls.cert, key: tls.key }, serve)
     : http.createServer({ requireHostHeader: false }, serve);
+  const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
   server.on('clientError', (_err, socket) => answerUnparsable(socket as Socket));
+  return { server, sockets };
+}
 
-  function send(res: http.ServerResponse, answer: Answer, acceptEncoding?: string): void {
+/** What the simulator's requests are handled with, fixed when it starts. */
+interface HandlerContext {
+  api: ApiModel;
+  state: SimState;
+  reading: Reading;
+  learned: ServedVocabulary | undefined;
+  world: World;
+  /** The path prefix, without a trailing slash ('' for none). */
+  prefix: string;
+  adminToken: string | undefined;
+  /** The options the simulator was started with (`latencyMs` is read per request). */
+  opts: SimulatorOptions;
+}
+
+/** Answers a request: shapes the answer, logs it, and sends it (a fault's rewrite last). */
+type Replier = (
+  answer: Answer,
+  rewrite?: (body: Record<string, unknown>) => void,
+  sent?: Params,
+  kind?: RefusalKind,
+) => void;
+
+/** One API request in hand: what came, its log entry, and how it is answered. */
+interface Arrival {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  url: URL;
+  method: 'GET' | 'POST';
+  entry: LogEntry;
+  reply: Replier;
+}
+
+/** The simulator's request handling: the admin endpoints, the API's door (rate limit, path, method), the rules. */
+class SimulatorHandler {
+  readonly log = new RequestLog();
+  private seq = 0;
+  /** The trx_ids of invites carried out here: their history records take the provider's own invites' fields. */
+  private readonly own = new Set<string>();
+  private readonly seenRequests = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly limit: ReturnType<typeof rateLimitOf>;
+  private readonly bucket: TokenBucket | undefined;
+  private readonly contentType: string;
+
+  constructor(private readonly c: HandlerContext) {
+    this.limit = rateLimitOf(c.reading);
+    this.bucket = this.limit ? new TokenBucket(this.limit.perSecond, this.limit.burst) : undefined;
+    this.contentType = contentTypeOf(c.reading);
+  }
+
+  readonly serve = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    this.handle(req, res).catch((err: unknown) => {
+      // A bug of the simulator itself: still the envelope, and the process goes on.
+      if (!res.headersSent) this.send(res, refuse('INTERNAL_ERROR', `simulator error: ${(err as Error).message}`));
+      else res.destroy();
+    });
+  };
+
+  /** Cancels what is still to come (delayed answers, transport faults' timers). */
+  clearTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private readonly later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  };
+
+  private send(res: http.ServerResponse, answer: Answer, acceptEncoding?: string): void {
     if (res.destroyed || res.headersSent) return;
     const text = Buffer.from(JSON.stringify(answer.body));
-    const coding = codingFor(reading, acceptEncoding);
+    const coding = codingFor(this.c.reading, acceptEncoding);
     const bytes = coding ? ENCODE[coding](text) : text;
     res.writeHead(answer.http, {
-      'content-type': contentType,
+      'content-type': this.contentType,
       'content-length': bytes.length,
       ...(coding ? { 'content-encoding': coding, vary: 'Accept-Encoding' } : {}),
       ...answer.headers,
@@ -151,54 +239,19 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     res.end(bytes);
   }
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator.invalid');
-    if (url.pathname.startsWith(`${ADMIN}/`)) {
-      drain(req);
-      const [status, body] = adminAllowed(req.headers.authorization, adminToken)
-        ? adminAnswer(req.method ?? '', url, state, log)
-        : [401, { error: `the admin endpoints need 'Authorization: Bearer <the simulator's admin token>'` }];
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-      return;
-    }
+    if (url.pathname.startsWith(`${ADMIN}/`)) return this.handleAdmin(req, res, url);
     const method = req.method ?? '';
-    const entry: LogEntry = { seq: ++seq, method, path: url.pathname, httpStatus: 0, couldSucceed: false };
-    log.push(entry);
-    const arrived = performance.now();
-    entry.arrivedMs = arrived;
-    res.once('finish', () => {
-      entry.durationMs = performance.now() - arrived;
-    });
-    const rest =
-      prefix && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : prefix ? '' : url.pathname;
-    const endpoint = /^\/api\/([a-z-]+)\/?$/.exec(rest)?.[1];
-    const reply = (
-      answer: Answer,
-      rewrite?: (body: Record<string, unknown>) => void,
-      sent: Params = {},
-      kind?: RefusalKind,
-    ): void => {
-      const at = endpoint && isEndpoint(endpoint) ? endpoint : undefined;
-      const served = learned
-        ? serveLearned(learned, answer, at, sent, kind)
-        : { answer: presentAnswer(answer, at, reading), source: OWN_SOURCE };
-      const shaped = { ...served.answer, headers: { ...served.answer.headers, 'h2h-source': served.source } };
-      // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
-      rewrite?.(shaped.body);
-      entry.source = served.source;
-      entry.httpStatus = shaped.http;
-      entry.ok = shaped.body.ok as boolean;
-      entry.status = shaped.body.status as string;
-      send(res, shaped, req.headers['accept-encoding']);
-    };
-
-    if (bucket && limit && !bucket.tryTake()) {
+    const entry = this.logEntry(method, url, res);
+    const endpoint = this.endpointAt(url.pathname);
+    const reply = this.replier(req, res, entry, endpoint);
+    if (this.bucket && this.limit && !this.bucket.tryTake()) {
       drain(req);
-      const wait = Math.max(1, Math.ceil(bucket.waitMs() / 1000));
+      const wait = Math.max(1, Math.ceil(this.bucket.waitMs() / 1000));
       return reply({
         ...refuse('RATE_LIMITED', `Too many requests; try again in ${wait} s.`),
-        http: limit.status,
+        http: this.limit.status,
         headers: { 'retry-after': String(wait) },
       });
     }
@@ -207,7 +260,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       return reply(
         refuse(
           'NOT_FOUND',
-          `No endpoint at ${url.pathname}; the API has ${prefix}/api/{invite-member,history-transaksi,cek-trx-id,saldo-user}.`,
+          `No endpoint at ${url.pathname}; the API has ${this.c.prefix}/api/{invite-member,history-transaksi,cek-trx-id,saldo-user}.`,
         ),
       );
     }
@@ -217,6 +270,63 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       res.setHeader('allow', 'GET, POST');
       return reply(refuse('METHOD_NOT_ALLOWED', `${method} is not accepted; use GET or POST.`));
     }
+    return this.handleApi({ req, res, url, method, entry, reply }, endpoint);
+  }
+
+  private handleAdmin(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
+    drain(req);
+    const [status, body] = adminAllowed(req.headers.authorization, this.c.adminToken)
+      ? adminAnswer(req.method ?? '', url, this.c.state, this.log)
+      : [401, { error: `the admin endpoints need 'Authorization: Bearer <the simulator's admin token>'` }];
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  /** A new entry of the request log, timed until its answer is sent. */
+  private logEntry(method: string, url: URL, res: http.ServerResponse): LogEntry {
+    const entry: LogEntry = { seq: ++this.seq, method, path: url.pathname, httpStatus: 0, couldSucceed: false };
+    this.log.push(entry);
+    const arrived = performance.now();
+    entry.arrivedMs = arrived;
+    res.once('finish', () => {
+      entry.durationMs = performance.now() - arrived;
+    });
+    return entry;
+  }
+
+  /** The endpoint a path names under the prefix (any word; isEndpoint tells whether the API has it). */
+  private endpointAt(pathname: string): string | undefined {
+    const { prefix } = this.c;
+    const rest = prefix && pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : prefix ? '' : pathname;
+    return /^\/api\/([a-z-]+)\/?$/.exec(rest)?.[1];
+  }
+
+  private replier(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    entry: LogEntry,
+    endpoint: string | undefined,
+  ): Replier {
+    return (answer, rewrite, sent = {}, kind) => {
+      const at = endpoint && isEndpoint(endpoint) ? endpoint : undefined;
+      const served = this.c.learned
+        ? this.serveLearned(this.c.learned, answer, at, sent, kind)
+        : { answer: presentAnswer(answer, at, this.c.reading), source: OWN_SOURCE };
+      const shaped = { ...served.answer, headers: { ...served.answer.headers, 'h2h-source': served.source } };
+      // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
+      rewrite?.(shaped.body);
+      entry.source = served.source;
+      entry.httpStatus = shaped.http;
+      entry.ok = shaped.body.ok as boolean;
+      entry.status = shaped.body.status as string;
+      this.send(res, shaped, req.headers['accept-encoding']);
+    };
+  }
+
+  /** A GET or POST to an endpoint of the API: its parameters, the transport faults and latency, then the rules. */
+  private async handleApi(a: Arrival, endpoint: Endpoint): Promise<void> {
+    const { req, res, url, method, entry, reply } = a;
+    const { state, reading, opts } = this.c;
     const parsed = await readParams(req, url, method, {
       form: reading['post-body'] === 'json+form',
       // Fault `post-body-ignored`.
@@ -224,32 +334,49 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     });
     if ('refusal' in parsed) return reply(parsed.refusal);
     entry.params = redactValue(parsed.params);
-    let params = parsed.params;
     const requestKey = `${method} ${url.pathname} ${JSON.stringify(parsed.params)}`;
-    if (await applyTransportFault(state.fault, req, res, { requestKey, seen: seenRequests, later })) return;
-    if (opts.latencyMs) await new Promise<void>((r) => later(opts.latencyMs ?? 0, r));
+    const seen = this.seenRequests;
+    if (await applyTransportFault(state.fault, req, res, { requestKey, seen, later: this.later })) return;
+    if (opts.latencyMs) await new Promise<void>((r) => this.later(opts.latencyMs ?? 0, r));
     if (res.destroyed) return;
+    const params = this.readingChecks(endpoint, parsed.params, reply);
+    if (params) return this.carryOut(a, endpoint, params);
+  }
+
+  /**
+   * The reading's checks before the simulator's rules: the params to carry out, or undefined when refused (the
+   * refusal sent).
+   */
+  private readingChecks(endpoint: Endpoint, params: Params, reply: Replier): Params | undefined {
+    const { api, reading, learned, world } = this.c;
     // The `max-limit=N:refuse` reading: a limit above the maximum is refused (a learned reading checks it in order).
     const limits = limitsOf(reading);
     if (!learned && limits.refuse && endpoint === 'history-transaksi') {
       const limit = Number(api.foldRequest(endpoint, params).params.limit);
-      if (limit > limits.maxLimit)
-        return reply(refuse('INVALID_LIMIT', `limit must be at most ${limits.maxLimit}.`), undefined, params);
+      if (limit > limits.maxLimit) {
+        reply(refuse('INVALID_LIMIT', `limit must be at most ${limits.maxLimit}.`), undefined, params);
+        return undefined;
+      }
     }
-    if (learned) {
-      // The provider's checks first: what it refuses, in the order it checks, and how it reads what it accepts.
-      const checked = learned.check(endpoint, params, world);
-      if ('kind' in checked)
-        return reply(
-          learned.refusal(checked.kind, endpoint)?.answer ?? learned.ownRefusal(checked.kind),
-          undefined,
-          params,
-          checked.kind,
-        );
-      params = checked.params;
-    }
+    if (!learned) return params;
+    // The provider's checks first: what it refuses, in the order it checks, and how it reads what it accepts.
+    const checked = learned.check(endpoint, params, world);
+    if (!('kind' in checked)) return checked.params;
+    reply(
+      learned.refusal(checked.kind, endpoint)?.answer ?? learned.ownRefusal(checked.kind),
+      undefined,
+      params,
+      checked.kind,
+    );
+    return undefined;
+  }
+
+  /** The simulator's rules carried out, and their answer sent (a fault's rewrite on it). */
+  private async carryOut({ method, entry, reply }: Arrival, endpoint: Endpoint, params: Params): Promise<void> {
+    const { state } = this.c;
     const handled = await state.handle(endpoint, params, method);
-    if (endpoint === 'invite-member' && handled.answer.body.ok === true) own.add(String(handled.answer.body.trx_id));
+    if (endpoint === 'invite-member' && handled.answer.body.ok === true)
+      this.own.add(String(handled.answer.body.trx_id));
     entry.couldSucceed = endpoint === 'invite-member' && handled.couldSucceed;
     // Transport fault `invite-hang`: the invite was carried out, and its answer never comes.
     if (state.fault?.name === 'invite-hang' && endpoint === 'invite-member') return;
@@ -267,13 +394,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
    * An answer of the simulator's rules as the learned provider words and shapes it (its own where none is learned),
    * with where each part came from (the `h2h-source` header, sourceOf).
    */
-  function serveLearned(
+  private serveLearned(
     l: ServedVocabulary,
     answer: Answer,
     at: Endpoint | undefined,
     sent: Params,
     kind?: RefusalKind,
   ): { answer: Answer; source: string } {
+    const { api, reading } = this.c;
     if (answer.body.ok === false) {
       const k = kind ?? l.kindOf(answer, sent);
       const theirs = k ? l.refusal(k, at) : undefined;
@@ -287,35 +415,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     // The simulator's own undocumented fields give way to the provider's.
     const plain = presentAnswer(answer, at, { ...reading, extra: 'none' });
     return at
-      ? { answer: l.success(api, plain, at, own, sent).answer, source: l.sourceOf({ success: at }) }
+      ? { answer: l.success(api, plain, at, this.own, sent).answer, source: l.sourceOf({ success: at }) }
       : { answer: plain, source: l.sourceOf({}) };
   }
-
-  const address = await listen(server, host, opts.port ?? 0, '--listen');
-  const demo = fixture.accounts.find((a) => a.id === fixture.suite.account);
-  return {
-    url: `${opts.tls ? 'https' : 'http'}://${address}${prefix}`,
-    apiKey: opts.apiKey ?? demo?.api_key ?? '',
-    ...(adminToken ? { adminToken } : {}),
-    fixture,
-    state,
-    reading,
-    get log() {
-      return log.entries();
-    },
-    setFault(fault) {
-      prepareTransportFault(fault);
-      state.fault = fault;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
-        clearInterval(neighbour);
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
 }
 
 /** A request Node could not parse: still the envelope, 400, and the connection closed. */
