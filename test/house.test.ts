@@ -19,8 +19,6 @@ const LONG_ALLOWED = new Set([
   'src/gate/reading.ts learnReading',
   'src/gate/reading-changes.ts compareReadings',
   'src/gate/verdict.ts verdict',
-  'src/gate/catalogue/reading.ts readingScenarios',
-  'src/gate/catalogue/generator-scenarios.ts generatedScenarios',
   'src/simulator/server.ts startSimulator',
   'src/simulator/server.ts handle',
 ]);
