@@ -11,7 +11,11 @@ export interface Change {
   at: string;
 }
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/**
+ * Every method a path item of any version may hold (lowercase, as the document writes them): wider than the two the
+ * API serves (METHODS of openapi/types.ts), so that a method added or removed in any version is reported.
+ */
+const DOC_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /** A document with local $ref resolution; nothing else assumed, so any version of it can be compared. */
 class Doc {
@@ -73,7 +77,8 @@ class Doc {
   }
 }
 
-const typeOf = (s: Schema): string => String(s.type ?? (s.const !== undefined ? typeof s.const : 'any'));
+/** The JSON type of a parameter's schema (or of its const), for a type change. */
+const baseType = (s: Schema): string => String(s.type ?? (s.const !== undefined ? typeof s.const : 'any'));
 
 /** The bounds of a parameter's schema, and when a new value accepts less than the old one. */
 const BOUNDS: [keyof Schema, (after: number, before: number) => boolean][] = [
@@ -119,7 +124,7 @@ export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.
       add('breaking', path, 'endpoint removed');
       continue;
     }
-    for (const m of METHODS) {
+    for (const m of DOC_METHODS) {
       const o = oldItem?.[m];
       const n = newItem[m];
       const at = `${m.toUpperCase()} ${path}`;
@@ -149,8 +154,8 @@ export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.
           if (!p.aliases.includes(alias)) add('safe', at, `alias ${alias} of ${name} added`);
         if (!p.required && q.required) add('breaking', at, `parameter ${name} made required`);
         if (p.required && !q.required) add('safe', at, `parameter ${name} made optional`);
-        if (typeOf(p.schema) !== typeOf(q.schema))
-          add('breaking', at, `parameter ${name} type changed from ${typeOf(p.schema)} to ${typeOf(q.schema)}`);
+        if (baseType(p.schema) !== baseType(q.schema))
+          add('breaking', at, `parameter ${name} type changed from ${baseType(p.schema)} to ${baseType(q.schema)}`);
         const pe = p.schema.enum?.map(String);
         const qe = q.schema.enum?.map(String);
         if (pe && qe) {

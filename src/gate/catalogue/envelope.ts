@@ -1,11 +1,19 @@
 import type { ApiModel } from '../../openapi/load.js';
-import { type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
+import {
+  type Endpoint,
+  type Exchange,
+  METHODS,
+  type Method,
+  type ParamInfo,
+  type Params,
+} from '../../openapi/types.js';
 import { NotSent } from '../invite-ledger.js';
 import { baseParams, compareLimit, sample, WRONG_KEY } from '../sampling.js';
 import {
   type Area,
   type Judgement,
   judge,
+  type Need,
   NotJudged,
   PreconditionFailed,
   rename,
@@ -71,97 +79,128 @@ async function stateControl(
     );
 }
 
+/** What every envelope scenario of one endpoint shares: where it runs and what it needs. */
+interface EnvelopeOf {
+  api: ApiModel;
+  endpoint: Endpoint;
+  area: Area;
+  invite: boolean;
+  needs: Need[];
+}
+
 /**
  * ENV-1..4 on one endpoint: the envelope of an ordinary and a refused call, each alias beside its canonical
  * name (ENV-3), and GET beside POST (ENV-2). On invite-member they live in the invite area (its invites run in
  * order, in one worker) and use invites: in the `write` form fresh ones, in the `safe` form a used trx_id.
  */
 export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area = 'envelope'): Scenario[] {
-  const out: Scenario[] = [];
-  const invite = endpoint === 'invite-member';
-  const needs = endpoint === 'cek-trx-id' ? (['known-trx'] as const) : [];
-  for (const method of METHODS) {
-    out.push({
-      title: `ENV-1 ENV-4 ${endpoint} ${method}: envelope of an ordinary and a refused call`,
-      clauses: ['ENV-1', 'ENV-4'],
-      area,
-      endpoint,
-      methods: [method],
-      aliases: [],
-      needs: [...needs],
-      ...(invite ? { invite: { writes: 1, risk: 1, priority: 6, safe: true } } : {}),
-      requests: 2,
-      async run(ctx) {
-        const ok = await sendAs(ctx, endpoint, method, baseParams(ctx, endpoint), ordinaryIntent(ctx, 'ENV-4'));
-        const bad = await sendAs(
-          ctx,
-          endpoint,
-          method,
-          { ...baseParams(ctx, endpoint), api_key: WRONG_KEY },
-          WRONG_KEY_INTENT,
-        );
-        return [judge('ENV-1', { exchange: ok }), judge('ENV-4', { exchange: ok }), judge('ENV-1', { exchange: bad })];
-      },
-    });
+  const of: EnvelopeOf = {
+    api,
+    endpoint,
+    area,
+    invite: endpoint === 'invite-member',
+    needs: endpoint === 'cek-trx-id' ? ['known-trx'] : [],
+  };
+  const params = api.operation(endpoint).params;
+  return [
+    ...METHODS.flatMap((method) => [
+      ordinaryAndRefused(of, method),
+      ...params.flatMap((p) => p.aliases.map((alias) => aliasScenario(of, method, p, alias))),
+    ]),
+    getBesidePost(of),
+  ];
+}
 
-    for (const p of api.operation(endpoint).params) {
-      for (const alias of p.aliases) {
-        out.push({
-          title: `ENV-3 ${endpoint} ${method} via ${alias}: alias ${alias} gives the outcome of ${p.name}`,
-          clauses: ['ENV-3'],
-          area,
-          endpoint,
-          methods: [method],
-          aliases: [alias],
-          needs: [...needs, ...(HISTORY_DATA.includes(p.name) && !invite ? (['history'] as const) : [])],
-          ...(invite ? { invite: { writes: 2, risk: p.name === 'api_key' ? 2 : 0, priority: 8, safe: true } } : {}),
-          requests: 12,
-          async run(ctx) {
-            const base = (): Params => {
-              const pinned = endpoint === 'history-transaksi' ? periodOnly(ctx, p.name) : undefined;
-              if (pinned) return pinned;
-              const params = baseParams(ctx, endpoint);
-              if (params[p.name] === undefined) params[p.name] = sample(ctx, endpoint, p.name);
-              return params;
-            };
-            // Without a value (no --kind for kind's alias), both requests would be the same: nothing to compare.
-            if (base()[p.name] === undefined)
-              throw new NotJudged(`${p.name} has no value to send under ${alias}: pass --${p.name.replace(/_/g, '-')}`);
-            // An invite carried out under any name never raises the balance (BAL-2): read before and after each.
-            const balances: Judgement[] = [];
-            const key = { api_key: ctx.target.apiKey };
-            const send = async (params: Params): Promise<Exchange> => {
-              const writes = endpoint === 'invite-member' && ctx.form === 'write';
-              const saldoBefore = writes ? await ctx.send('saldo-user', method, key) : undefined;
-              const invite = await sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3'));
-              if (saldoBefore && (invite.body as { ok?: unknown } | undefined)?.ok === true)
-                balances.push(
-                  judge('BAL-2', { invite, saldoBefore, saldoAfter: await ctx.send('saldo-user', method, key) }),
-                );
-              return invite;
-            };
-            const pair: [Exchange, Exchange] =
-              endpoint === 'history-transaksi'
-                ? await comparablePair(ctx, api, send, [base(), rename(base(), p.name, alias)])
-                : await settledStates(ctx, [await send(base()), await send(rename(base(), p.name, alias))]);
-            await stateControl(ctx, api, pair, (params) =>
-              sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3')),
-            );
-            if (p.name !== 'api_key') return [judge('ENV-3', { pair }), ...balances];
-            // A wrong key under either name: the same refusal (ok, status), as for every other outcome.
-            const wrong = { ...base(), api_key: WRONG_KEY };
-            const refused: [Exchange, Exchange] = [
-              await sendAs(ctx, endpoint, method, wrong, WRONG_KEY_INTENT),
-              await sendAs(ctx, endpoint, method, rename(wrong, 'api_key', alias), WRONG_KEY_INTENT),
-            ];
-            return [judge('ENV-3', { pair }), judge('ENV-3', { pair: refused }), ...balances];
-          },
-        });
-      }
-    }
-  }
+/** ENV-1 and ENV-4 by one method: the envelope of an ordinary call and of one with a wrong key. */
+function ordinaryAndRefused(of: EnvelopeOf, method: Method): Scenario {
+  const { endpoint } = of;
+  return {
+    title: `ENV-1 ENV-4 ${endpoint} ${method}: envelope of an ordinary and a refused call`,
+    clauses: ['ENV-1', 'ENV-4'],
+    area: of.area,
+    endpoint,
+    methods: [method],
+    aliases: [],
+    needs: [...of.needs],
+    ...(of.invite ? { invite: { writes: 1, risk: 1, priority: 6, safe: true } } : {}),
+    requests: 2,
+    async run(ctx) {
+      const ok = await sendAs(ctx, endpoint, method, baseParams(ctx, endpoint), ordinaryIntent(ctx, 'ENV-4'));
+      const bad = await sendAs(
+        ctx,
+        endpoint,
+        method,
+        { ...baseParams(ctx, endpoint), api_key: WRONG_KEY },
+        WRONG_KEY_INTENT,
+      );
+      return [judge('ENV-1', { exchange: ok }), judge('ENV-4', { exchange: ok }), judge('ENV-1', { exchange: bad })];
+    },
+  };
+}
 
-  out.push({
+/** ENV-3 by one method and one alias of a parameter: the alias gives the outcome of the canonical name. */
+function aliasScenario(of: EnvelopeOf, method: Method, p: ParamInfo, alias: string): Scenario {
+  return {
+    title: `ENV-3 ${of.endpoint} ${method} via ${alias}: alias ${alias} gives the outcome of ${p.name}`,
+    clauses: ['ENV-3'],
+    area: of.area,
+    endpoint: of.endpoint,
+    methods: [method],
+    aliases: [alias],
+    needs: [...of.needs, ...(HISTORY_DATA.includes(p.name) && !of.invite ? (['history'] as const) : [])],
+    ...(of.invite ? { invite: { writes: 2, risk: p.name === 'api_key' ? 2 : 0, priority: 8, safe: true } } : {}),
+    requests: 12,
+    run: (ctx) => runAlias(ctx, of, method, p.name, alias),
+  };
+}
+
+/** The run of an ENV-3 scenario: the canonical name beside the alias, and for the key a wrong one under both. */
+async function runAlias(
+  ctx: ScenarioContext,
+  { api, endpoint }: EnvelopeOf,
+  method: Method,
+  name: string,
+  alias: string,
+): Promise<Judgement[]> {
+  const base = (): Params => {
+    const pinned = endpoint === 'history-transaksi' ? periodOnly(ctx, name) : undefined;
+    if (pinned) return pinned;
+    const params = baseParams(ctx, endpoint);
+    if (params[name] === undefined) params[name] = sample(ctx, endpoint, name);
+    return params;
+  };
+  // Without a value (no --kind for kind's alias), both requests would be the same: nothing to compare.
+  if (base()[name] === undefined)
+    throw new NotJudged(`${name} has no value to send under ${alias}: pass --${name.replace(/_/g, '-')}`);
+  // An invite carried out under any name never raises the balance (BAL-2): read before and after each.
+  const balances: Judgement[] = [];
+  const key = { api_key: ctx.target.apiKey };
+  const send = async (params: Params): Promise<Exchange> => {
+    const writes = endpoint === 'invite-member' && ctx.form === 'write';
+    const saldoBefore = writes ? await ctx.send('saldo-user', method, key) : undefined;
+    const invite = await sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3'));
+    if (saldoBefore && (invite.body as { ok?: unknown } | undefined)?.ok === true)
+      balances.push(judge('BAL-2', { invite, saldoBefore, saldoAfter: await ctx.send('saldo-user', method, key) }));
+    return invite;
+  };
+  const pair: [Exchange, Exchange] =
+    endpoint === 'history-transaksi'
+      ? await comparablePair(ctx, api, send, [base(), rename(base(), name, alias)])
+      : await settledStates(ctx, [await send(base()), await send(rename(base(), name, alias))]);
+  await stateControl(ctx, api, pair, (params) => sendAs(ctx, endpoint, method, params, ordinaryIntent(ctx, 'ENV-3')));
+  if (name !== 'api_key') return [judge('ENV-3', { pair }), ...balances];
+  // A wrong key under either name: the same refusal (ok, status), as for every other outcome.
+  const wrong = { ...base(), api_key: WRONG_KEY };
+  const refused: [Exchange, Exchange] = [
+    await sendAs(ctx, endpoint, method, wrong, WRONG_KEY_INTENT),
+    await sendAs(ctx, endpoint, method, rename(wrong, 'api_key', alias), WRONG_KEY_INTENT),
+  ];
+  return [judge('ENV-3', { pair }), judge('ENV-3', { pair: refused }), ...balances];
+}
+
+/** ENV-2: GET and POST give the same outcome, for an ordinary call and for one with a wrong key. */
+function getBesidePost({ api, endpoint, area, invite, needs }: EnvelopeOf): Scenario {
+  return {
     title: `ENV-2 ${endpoint} GET+POST: GET and POST give the same outcome`,
     clauses: ['ENV-2'],
     area,
@@ -187,6 +226,5 @@ export function envelopeScenarios(api: ApiModel, endpoint: Endpoint, area: Area 
       const badP = await sendAs(ctx, endpoint, 'POST', wrong, WRONG_KEY_INTENT);
       return [judge('ENV-2', { pair }), judge('ENV-2', { pair: [badG, badP] })];
     },
-  });
-  return out;
+  };
 }

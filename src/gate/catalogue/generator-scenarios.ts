@@ -1,6 +1,6 @@
 import { historyComplete } from '../../checks/outcome.js';
 import type { ApiModel } from '../../openapi/load.js';
-import { type ClauseId, type Exchange, METHODS, type Method } from '../../openapi/types.js';
+import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
 import { coverageCases, type GeneratedCase, nearMissCases } from '../generators/cases.js';
 import {
   checkProperty,
@@ -32,6 +32,9 @@ const DEMANDS: Record<string, ClauseId[]> = {
   'invite-member trx_id': ['INV-4'],
   'invite-member product_code': ['INV-4'],
 };
+
+/** The endpoints of the near misses and the random phase, in their order in the catalogue. */
+const ALL_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const;
 
 /**
  * Reads go eight at a time. Invites go four at a time, each batch admitted by the ledger only if the cap would
@@ -129,59 +132,79 @@ async function coveragePairs(ctx: ScenarioContext, got: ReadonlyMap<GeneratedCas
  * shrinking) and, with writes, the same invite sent several times at once (INV-5 in flight).
  */
 export function generatedScenarios(api: ApiModel): Scenario[] {
-  const out: Scenario[] = [];
-  for (const endpoint of ['invite-member', 'history-transaksi', 'cek-trx-id'] as const) {
-    for (const p of api.operation(endpoint).params) {
-      if (p.name === 'api_key') continue;
-      const clauses: ClauseId[] = ['ENV-2', 'ENV-3', ...(DEMANDS[`${endpoint} ${p.name}`] ?? []), 'ENV-4'];
-      const names = api.namesOf(endpoint, p.name);
-      out.push({
-        title: `${clauses.join(' ')} ${endpoint} GET+POST: coverage of ${p.name}${names.length > 1 ? ` by ${names.join(', ')}` : ''}`,
-        clauses,
-        area: AREA_OF[endpoint],
-        endpoint,
-        methods: ['GET', 'POST'],
-        aliases: names.slice(1),
-        plainOpenApi: false,
-        // An invite that no clause says must be refused goes out guarded by a used trx_id.
-        needs:
-          endpoint === 'cek-trx-id' || endpoint === 'invite-member'
-            ? ['known-trx']
-            : ['q', 'date', 'month', 'year'].includes(p.name)
-              ? ['history']
-              : [],
-        ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
-        requests: 112 * 2 * names.length,
-        async run(ctx) {
-          const cases = names.flatMap((name) =>
-            METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, p.name, name, method)),
-          );
-          return coveragePairs(ctx, await sendAll(ctx, await unknownForSure(api, ctx, cases)));
-        },
-      });
-    }
-  }
-  for (const endpoint of ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const) {
-    for (const method of METHODS) {
-      out.push({
-        title: `AUTH-1 ${endpoint} ${method}: near misses of the key are refused without account data`,
-        clauses: ['AUTH-1'],
-        area: endpoint === 'invite-member' ? 'invite' : 'auth',
-        endpoint,
-        methods: [method],
-        aliases: ['key'],
-        plainOpenApi: false,
-        needs: endpoint === 'cek-trx-id' || endpoint === 'invite-member' ? ['known-trx'] : [],
-        ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
-        requests: 15,
-        async run(ctx) {
-          await sendAll(ctx, nearMissCases(ctx, endpoint, method));
-          return [];
-        },
-      });
-    }
-  }
-  out.push({
+  const out: Scenario[] = [
+    ...(['invite-member', 'history-transaksi', 'cek-trx-id'] as const).flatMap((endpoint) =>
+      api
+        .operation(endpoint)
+        .params.filter((p) => p.name !== 'api_key')
+        .map((p) => coverage(api, endpoint, p.name)),
+    ),
+    ...ALL_ENDPOINTS.flatMap((endpoint) => METHODS.map((method) => nearMisses(endpoint, method))),
+    historyProperties(api),
+    ...ALL_ENDPOINTS.map((endpoint) => randomPhase(api, endpoint)),
+    ...METHODS.map((method) => inFlight(method)),
+  ];
+  return out.map((s) => ({ ...s, generated: true }));
+}
+
+/** Whether the generated scenarios of an endpoint need a known transaction ID. */
+const needsKnownTrx = (endpoint: Endpoint): boolean => endpoint === 'cek-trx-id' || endpoint === 'invite-member';
+
+/** What a generated scenario of an endpoint needs, and the invites it sends (none but guarded ones). */
+function generatedUse(endpoint: Endpoint): Pick<Scenario, 'needs' | 'invite'> {
+  return {
+    needs: needsKnownTrx(endpoint) ? ['known-trx'] : [],
+    ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+  };
+}
+
+/** The coverage phase of one parameter: its boundary values by every name, on both methods (ENV-2, ENV-3). */
+function coverage(api: ApiModel, endpoint: Endpoint, param: string): Scenario {
+  const clauses: ClauseId[] = ['ENV-2', 'ENV-3', ...(DEMANDS[`${endpoint} ${param}`] ?? []), 'ENV-4'];
+  const names = api.namesOf(endpoint, param);
+  return {
+    title: `${clauses.join(' ')} ${endpoint} GET+POST: coverage of ${param}${names.length > 1 ? ` by ${names.join(', ')}` : ''}`,
+    clauses,
+    area: AREA_OF[endpoint],
+    endpoint,
+    methods: ['GET', 'POST'],
+    aliases: names.slice(1),
+    plainOpenApi: false,
+    // An invite that no clause says must be refused goes out guarded by a used trx_id.
+    needs: needsKnownTrx(endpoint) ? ['known-trx'] : ['q', 'date', 'month', 'year'].includes(param) ? ['history'] : [],
+    ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+    requests: 112 * 2 * names.length,
+    async run(ctx) {
+      const cases = names.flatMap((name) =>
+        METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, param, name, method)),
+      );
+      return coveragePairs(ctx, await sendAll(ctx, await unknownForSure(api, ctx, cases)));
+    },
+  };
+}
+
+/** AUTH-1 by one method: near misses of the key are refused without account data. */
+function nearMisses(endpoint: Endpoint, method: Method): Scenario {
+  return {
+    title: `AUTH-1 ${endpoint} ${method}: near misses of the key are refused without account data`,
+    clauses: ['AUTH-1'],
+    area: endpoint === 'invite-member' ? 'invite' : 'auth',
+    endpoint,
+    methods: [method],
+    aliases: ['key'],
+    plainOpenApi: false,
+    ...generatedUse(endpoint),
+    requests: 15,
+    async run(ctx) {
+      await sendAll(ctx, nearMissCases(ctx, endpoint, method));
+      return [];
+    },
+  };
+}
+
+/** HIS-2..5 as properties of random filters over the account's records, and the limits around a narrowed query. */
+function historyProperties(api: ApiModel): Scenario {
+  return {
     title:
       "HIS-3 HIS-4 HIS-5 HIS-2 history-transaksi GET+POST: properties of random filters over the account's records",
     clauses: ['HIS-3', 'HIS-4', 'HIS-5', 'HIS-2'],
@@ -204,33 +227,32 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
       await limitsAround(ctx);
       return [];
     },
-  });
-  for (const endpoint of ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const) {
-    out.push({
-      title: `ENV-4 ${endpoint} GET+POST: random phase`,
-      clauses: ['ENV-4', ...(endpoint === 'invite-member' ? (['INV-3', 'INV-4'] as const) : [])],
-      area: AREA_OF[endpoint],
-      endpoint,
-      methods: ['GET', 'POST'],
-      aliases: [],
-      plainOpenApi: false,
-      needs: endpoint === 'cek-trx-id' || endpoint === 'invite-member' ? ['known-trx'] : [],
-      ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
-      requests: 60,
-      async run(ctx) {
-        await checkProperty(
-          api,
-          ctx,
-          randomArbitrary(api, ctx, endpoint),
-          (t) => randomCase(ctx, endpoint, t),
-          ctx.generation.examples,
-        );
-        return [];
-      },
-    });
-  }
-  for (const method of METHODS) out.push(inFlight(method));
-  return out.map((s) => ({ ...s, generated: true }));
+  };
+}
+
+/** The random phase of one endpoint (fast-check, seeded, shrinking), on both methods. */
+function randomPhase(api: ApiModel, endpoint: Endpoint): Scenario {
+  return {
+    title: `ENV-4 ${endpoint} GET+POST: random phase`,
+    clauses: ['ENV-4', ...(endpoint === 'invite-member' ? (['INV-3', 'INV-4'] as const) : [])],
+    area: AREA_OF[endpoint],
+    endpoint,
+    methods: ['GET', 'POST'],
+    aliases: [],
+    plainOpenApi: false,
+    ...generatedUse(endpoint),
+    requests: 60,
+    async run(ctx) {
+      await checkProperty(
+        api,
+        ctx,
+        randomArbitrary(api, ctx, endpoint),
+        (t) => randomCase(ctx, endpoint, t),
+        ctx.generation.examples,
+      );
+      return [];
+    },
+  };
 }
 
 /**
