@@ -13,7 +13,6 @@ const LONG_ALLOWED = new Set([
   'src/client/client.ts callApi',
   'src/client/client.ts (anonymous)',
   'src/client/client.ts request',
-  'src/gate/learn-vocabulary.ts learnVocabulary',
   'src/gate/scenario-context.ts buildContext',
   'src/gate/summary.ts summarize',
   'src/gate/reading.ts learnReading',
