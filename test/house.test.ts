@@ -15,7 +15,6 @@ const LONG_ALLOWED = new Set([
   'src/client/client.ts request',
   'src/gate/scenario-context.ts buildContext',
   'src/gate/summary.ts summarize',
-  'src/gate/reading-changes.ts compareReadings',
   'src/gate/verdict.ts verdict',
   'src/gate/catalogue/envelope.ts envelopeScenarios',
   'src/gate/catalogue/reading.ts readingScenarios',
