@@ -143,38 +143,66 @@ const WHY_NOT: Partial<Record<RefusalKind, string>> = {
   'other-method': 'no other method was sent',
 };
 
-/** The vocabulary of a run, from its facts and the two-name observations. */
-export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readonly ObservedConflict[]): Vocabulary {
-  const notLearned: Record<string, string> = {};
-  // Refusals: a kind is learned from requests with that fault alone, on each endpoint (a provider may word one
-  // kind otherwise on another endpoint: a malformed trx_id refused on invites, looked up and not found on cek).
-  type Refused = [string[], number, string, string[], boolean, string];
-  const refused = factsOf<Refused>(facts, 'vocabulary:refused');
-  const at = (kind: string, endpoint: string): string => `${kind} ${endpoint}`;
-  const byKind = new Map<string, Counted<Refused>[]>();
-  const add = (kind: RefusalKind, r: Counted<Refused>): void => {
-    byKind.set(at(kind, r.value[5]), [...(byKind.get(at(kind, r.value[5])) ?? []), r]);
-  };
+/** A refusal's fact: its faults, HTTP status, word, field signature, whether a value was empty, and endpoint. */
+type Refused = [string[], number, string, string[], boolean, string];
+
+/** A value's fact: endpoint, parameter, shape, outcome, and what the document's schema flagged. */
+type ValueFact = [string, string, string, string, string];
+
+/** Refusals by kind and endpoint, keyed by `kindAt`. */
+type RefusalsByKind = Map<string, Counted<Refused>[]>;
+
+/** The word and code of a kind of refusal on an endpoint, when learned. */
+type WordOfKind = (kind: RefusalKind, endpoint: string) => string | undefined;
+
+/** `wrong-key saldo-user`, the key of a kind of refusal on one endpoint. */
+const kindAt = (kind: string, endpoint: string): string => `${kind} ${endpoint}`;
+
+/** Adds a refusal to `byKind`, under its kind on its endpoint. */
+function addRefusal(byKind: RefusalsByKind, kind: RefusalKind, r: Counted<Refused>): void {
+  byKind.set(kindAt(kind, r.value[5]), [...(byKind.get(kindAt(kind, r.value[5])) ?? []), r]);
+}
+
+/**
+ * The refusals by kind and endpoint: a kind is learned from requests with that fault alone, on each endpoint (a
+ * provider may word one kind otherwise on another endpoint: a malformed trx_id refused on invites, looked up and not
+ * found on cek).
+ */
+function refusalsByKind(
+  refused: readonly Counted<Refused>[],
+  valueFacts: readonly Counted<ValueFact>[],
+): RefusalsByKind {
+  const byKind: RefusalsByKind = new Map();
   // A fault of an empty value tells no kind (read as missing, or as malformed?): its value's rule says it.
   for (const r of refused) {
     const [faults, , , , empty] = r.value;
     const only = faults[0];
-    if (faults.length === 1 && only && isRefusalKind(only) && !empty) add(only, r);
+    if (faults.length === 1 && only && isRefusalKind(only) && !empty) addRefusal(byKind, only, r);
   }
   // A refusal of several faults whose word is none of the known kinds' is the one fault whose word is unknown.
   const knownWords = new Set([...byKind.values()].map(majorityWord));
   for (const r of refused) {
     const kinds = r.value[0].filter(isRefusalKind);
-    const unknown = kinds.filter((k) => !byKind.has(at(k, r.value[5])));
+    const unknown = kinds.filter((k) => !byKind.has(kindAt(k, r.value[5])));
     if (kinds.length > 1 && unknown.length === 1 && !knownWords.has(wordOf(r.value[1], r.value[2])) && !r.value[4]) {
-      add(unknown[0] as RefusalKind, r);
+      addRefusal(byKind, unknown[0] as RefusalKind, r);
       knownWords.add(wordOf(r.value[1], r.value[2]));
     }
   }
-  // A word no kind has, whose every request carried a value of one parameter that got no other answer, is that
-  // parameter's: the provider refuses values the document's schema takes (a trx_id rule of its own, say).
-  type ValueFact = [string, string, string, string, string];
-  const valueFacts = factsOf<ValueFact>(facts, 'vocabulary:value');
+  addParameterWords(byKind, refused, valueFacts, knownWords);
+  return byKind;
+}
+
+/**
+ * Adds to `byKind` each word no kind has whose every request carried a value of one parameter that got no other
+ * answer: that parameter's (the provider refuses values the document's schema takes: a trx_id rule of its own, say).
+ */
+function addParameterWords(
+  byKind: RefusalsByKind,
+  refused: readonly Counted<Refused>[],
+  valueFacts: readonly Counted<ValueFact>[],
+  knownWords: ReadonlySet<string>,
+): void {
   const outcomesOfShape = new Map<string, Set<string>>();
   for (const v of valueFacts) {
     const key = JSON.stringify(v.value.slice(0, 3));
@@ -193,79 +221,108 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     const [endpoint, param] = owners.length === 1 ? (owners[0] as [string, string]) : ['', ''];
     const kind = malformedKind(param);
     const shown = refused.filter((r) => wordOf(r.value[1], r.value[2]) === w && r.value[5] === endpoint && !r.value[4]);
-    if (kind && !byKind.has(at(kind, endpoint))) for (const r of shown) add(kind, r);
+    if (kind && !byKind.has(kindAt(kind, endpoint))) for (const r of shown) addRefusal(byKind, kind, r);
   }
-  const entryOf = (list: readonly Counted<Refused>[]): LearnedRefusal => {
-    const word = majorityWord(list);
-    const mine = list.filter((r) => wordOf(r.value[1], r.value[2]) === word);
-    const first = mine[0] as Counted<Refused>;
-    const detail = first.fact.detail as { message?: string } | undefined;
-    const others = Object.fromEntries([...wordCounts(list)].filter(([w]) => w !== word));
-    return {
-      http: first.value[1],
-      status: first.value[2],
-      ...(typeof detail?.message === 'string' ? { message: detail.message } : {}),
-      fields: fieldsFrom(
-        mine.map((r) => ({
-          sig: r.value[3],
-          count: r.count,
-          examples: (r.fact.detail as { examples?: Record<string, unknown> } | undefined)?.examples ?? {},
-        })),
-      ),
-      seen: list.reduce((a, r) => a + r.count, 0),
-      ...(Object.keys(others).length ? { others } : {}),
-      evidence: evidenceOf(first.fact.evidence),
-    };
+}
+
+/** One kind's refusal as learned from its refusals: the word seen most, its fields, and the other words seen. */
+function refusalEntry(list: readonly Counted<Refused>[]): LearnedRefusal {
+  const word = majorityWord(list);
+  const mine = list.filter((r) => wordOf(r.value[1], r.value[2]) === word);
+  const first = mine[0] as Counted<Refused>;
+  const detail = first.fact.detail as { message?: string } | undefined;
+  const others = Object.fromEntries([...wordCounts(list)].filter(([w]) => w !== word));
+  return {
+    http: first.value[1],
+    status: first.value[2],
+    ...(typeof detail?.message === 'string' ? { message: detail.message } : {}),
+    fields: fieldsFrom(
+      mine.map((r) => ({
+        sig: r.value[3],
+        count: r.count,
+        examples: (r.fact.detail as { examples?: Record<string, unknown> } | undefined)?.examples ?? {},
+      })),
+    ),
+    seen: list.reduce((a, r) => a + r.count, 0),
+    ...(Object.keys(others).length ? { others } : {}),
+    evidence: evidenceOf(first.fact.evidence),
   };
+}
+
+/** Whether an endpoint's refusals give the kind's word, code and fields (else it is written beside the kind). */
+function sameWordAsKind(entry: LearnedRefusal, list: readonly Counted<Refused>[]): boolean {
+  const e = refusalEntry(list);
+  return (
+    e.http === entry.http &&
+    e.status === entry.status &&
+    JSON.stringify(Object.keys(e.fields)) === JSON.stringify(Object.keys(entry.fields))
+  );
+}
+
+/** The refusals of an empty value alone on an endpoint, the kind's word, that count for the kind there. */
+function emptyValueRefusals(
+  refused: readonly Counted<Refused>[],
+  kind: RefusalKind,
+  endpoint: Endpoint,
+  entry: LearnedRefusal,
+): Counted<Refused>[] {
+  return refused.filter(
+    (r) =>
+      r.value[5] === endpoint &&
+      r.value[4] &&
+      r.value[0].length === 1 &&
+      (kind === 'missing-parameter' || r.value[0][0] === kind) &&
+      wordOf(r.value[1], r.value[2]) === wordOf(entry.http, entry.status),
+  );
+}
+
+/** The refusals learned, kind by kind; a kind no request showed alone goes to `notLearned`, with why. */
+function learnRefusals(
+  byKind: RefusalsByKind,
+  refused: readonly Counted<Refused>[],
+  notLearned: Record<string, string>,
+): NonNullable<Vocabulary['refusals']> {
   const refusals: NonNullable<Vocabulary['refusals']> = {};
   for (const kind of REFUSAL_KINDS) {
     const lists: [Endpoint, Counted<Refused>[]][] = ENDPOINTS.map((e): [Endpoint, Counted<Refused>[]] => [
       e,
-      byKind.get(at(kind, e)) ?? [],
+      byKind.get(kindAt(kind, e)) ?? [],
     ]).filter(([, l]) => l.length);
     const all = lists.flatMap(([, l]) => l);
     if (!all.length) {
       notLearned[`refusals.${kind}`] = WHY_NOT[kind] ?? 'no request had this fault alone';
       continue;
     }
-    const entry = entryOf(all);
+    const entry = refusalEntry(all);
     // An endpoint whose own word or fields for the kind are others is written beside it; one the kind was seen
     // on only with an empty value (its word the kind's) too.
-    const sameAs = (l: readonly Counted<Refused>[]): boolean => {
-      const e = entryOf(l);
-      return (
-        e.http === entry.http &&
-        e.status === entry.status &&
-        JSON.stringify(Object.keys(e.fields)) === JSON.stringify(Object.keys(entry.fields))
-      );
-    };
     for (const e of ENDPOINTS) {
       if (lists.some(([x]) => x === e)) continue;
-      const emptyOnes = refused.filter(
-        (r) =>
-          r.value[5] === e &&
-          r.value[4] &&
-          r.value[0].length === 1 &&
-          (kind === 'missing-parameter' || r.value[0][0] === kind) &&
-          wordOf(r.value[1], r.value[2]) === wordOf(entry.http, entry.status),
-      );
+      const emptyOnes = emptyValueRefusals(refused, kind, e, entry);
       if (emptyOnes.length) lists.push([e, emptyOnes]);
     }
-    const endpoints = lists.filter(([, l]) => !sameAs(l));
+    const endpoints = lists.filter(([, l]) => !sameWordAsKind(entry, l));
     refusals[kind] = {
       ...entry,
-      ...(endpoints.length ? { endpoints: Object.fromEntries(endpoints.map(([e, l]) => [e, entryOf(l)])) } : {}),
+      ...(endpoints.length ? { endpoints: Object.fromEntries(endpoints.map(([e, l]) => [e, refusalEntry(l)])) } : {}),
     };
   }
-  const wordOfKind = (kind: RefusalKind, endpoint: string): string | undefined => {
+  return refusals;
+}
+
+/** The word and code of each kind on each endpoint (the endpoint's own, else the kind's), from the refusals. */
+function wordOfKindIn(refusals: NonNullable<Vocabulary['refusals']>): WordOfKind {
+  return (kind, endpoint) => {
     const entry = refusals[kind];
     const own = isEndpoint(endpoint) ? entry?.endpoints?.[endpoint] : undefined;
     const e = own ?? entry;
     return e ? wordOf(e.http, e.status) : undefined;
   };
-  const kindsOfWord = (word: string, endpoint: string): RefusalKind[] =>
-    REFUSAL_KINDS.filter((k) => wordOfKind(k, endpoint) === word);
-  const precedence = precedenceFrom(
+}
+
+/** The order the provider checks faults in, from the refusals of requests with several. */
+function learnPrecedence(refused: readonly Counted<Refused>[], wordOfKind: WordOfKind): RefusalKind[] | undefined {
+  return precedenceFrom(
     refused
       .filter((r) => r.value[0].length > 1)
       .map((r) => ({
@@ -276,30 +333,48 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
       })),
     wordOfKind,
   );
+}
 
-  // Values the provider judged otherwise than the document's schema, by shape, when every answer that says
-  // something of that shape agrees: accepted (an answer carried out), or refused for that value (a word of a kind
-  // about this parameter's value). A refusal for another fault says nothing of it.
+/**
+ * What the provider judged one value: `accepted` (an answer carried out), a kind about this parameter's value, or
+ * undefined when its answer says nothing of it (a refusal for another fault).
+ */
+function valueVerdict(
+  value: ValueFact,
+  wordOfKind: WordOfKind,
+  precedence: readonly RefusalKind[] | undefined,
+): string | undefined {
+  const [endpoint, param, shape, outcome] = value;
+  let verdict: string | undefined;
+  if (outcome === 'ok') verdict = 'accepted';
+  else {
+    const kinds = REFUSAL_KINDS.filter((k) => wordOfKind(k, endpoint) === outcome);
+    const mine = malformedKind(param);
+    verdict =
+      endpoint === 'cek-trx-id' && param === 'trx_id' && kinds.includes('unknown-transaction')
+        ? 'unknown-transaction'
+        : kinds.find((k) => k === mine || (k === 'missing-parameter' && shape === 'empty'));
+    // Refused for a fault the provider checks after this value's: the value itself passed.
+    const order = precedence ?? [];
+    const later = (k: RefusalKind): boolean =>
+      mine !== undefined && order.includes(k) && order.includes(mine) && order.indexOf(k) > order.indexOf(mine);
+    if (!verdict && kinds.length && kinds.every(later)) verdict = 'accepted';
+  }
+  // A lookup that finds nothing took the value: the document's schema may have refused it.
+  if (verdict === 'unknown-transaction') verdict = 'accepted';
+  return verdict;
+}
+
+/** The verdicts by shape (`[endpoint, param, shape]` as JSON), each with its count, and what the schema flagged. */
+function verdictsByShape(
+  valueFacts: readonly Counted<ValueFact>[],
+  wordOfKind: WordOfKind,
+  precedence: readonly RefusalKind[] | undefined,
+): Map<string, { verdicts: Map<string, number>; flagged: Set<string> }> {
   const shapes = new Map<string, { verdicts: Map<string, number>; flagged: Set<string> }>();
   for (const v of valueFacts) {
-    const [endpoint, param, shape, outcome, flagged] = v.value;
-    let verdict: string | undefined;
-    if (outcome === 'ok') verdict = 'accepted';
-    else {
-      const kinds = kindsOfWord(outcome, endpoint);
-      const mine = malformedKind(param);
-      verdict =
-        endpoint === 'cek-trx-id' && param === 'trx_id' && kinds.includes('unknown-transaction')
-          ? 'unknown-transaction'
-          : kinds.find((k) => k === mine || (k === 'missing-parameter' && shape === 'empty'));
-      // Refused for a fault the provider checks after this value's: the value itself passed.
-      const order = precedence ?? [];
-      const later = (k: RefusalKind): boolean =>
-        mine !== undefined && order.includes(k) && order.includes(mine) && order.indexOf(k) > order.indexOf(mine);
-      if (!verdict && kinds.length && kinds.every(later)) verdict = 'accepted';
-    }
-    // A lookup that finds nothing took the value: the document's schema may have refused it.
-    if (verdict === 'unknown-transaction') verdict = 'accepted';
+    const [endpoint, param, shape, , flagged] = v.value;
+    const verdict = valueVerdict(v.value, wordOfKind, precedence);
     if (!verdict) continue;
     const key = JSON.stringify([endpoint, param, shape]);
     const s = shapes.get(key) ?? { verdicts: new Map<string, number>(), flagged: new Set<string>() };
@@ -307,8 +382,20 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     s.flagged.add(flagged);
     shapes.set(key, s);
   }
+  return shapes;
+}
+
+/**
+ * The values the provider judged otherwise than the document's schema, by shape, when every answer that says
+ * something of that shape agrees: accepted, or refused for that value.
+ */
+function learnValues(
+  valueFacts: readonly Counted<ValueFact>[],
+  wordOfKind: WordOfKind,
+  precedence: readonly RefusalKind[] | undefined,
+): NonNullable<Vocabulary['values']> {
   const values: NonNullable<Vocabulary['values']> = {};
-  for (const [key, s] of shapes) {
+  for (const [key, s] of verdictsByShape(valueFacts, wordOfKind, precedence)) {
     if (s.verdicts.size !== 1) continue;
     const [endpoint, param, shape] = JSON.parse(key) as [string, string, string];
     const [verdict] = [...s.verdicts.keys()] as [string];
@@ -322,8 +409,28 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     if (verdict !== 'accepted' && !isRefusalKind(verdict)) continue;
     values[`${endpoint}.${param}`] = { ...values[`${endpoint}.${param}`], [shape]: verdict };
   }
+  return values;
+}
 
-  // Successes: the envelope's fields by endpoint; history records apart, the run's own and the others.
+/** The fields of history records, the run's own or the others', or undefined when none came. */
+function historyRecordFields(
+  recs: readonly Counted<[string, string[]]>[],
+  own: 'own' | 'other',
+): LearnedFields | undefined {
+  const list = recs.filter((r) => r.value[0] === own);
+  return list.length
+    ? fieldsFrom(list.map((r) => ({ sig: r.value[1], count: r.count, examples: r.fact.detail ?? {} })))
+    : undefined;
+}
+
+/**
+ * The successful answers by endpoint: the envelope's fields, history records apart (the run's own and the others);
+ * an endpoint no successful answer came from goes to `notLearned`.
+ */
+function learnSuccesses(
+  facts: readonly ReadingFact[],
+  notLearned: Record<string, string>,
+): NonNullable<Vocabulary['successes']> {
   const successes: NonNullable<Vocabulary['successes']> = {};
   const succ = factsOf<[string, string[]]>(facts, 'vocabulary:success');
   const recs = factsOf<[string, string[]]>(facts, 'vocabulary:record');
@@ -334,14 +441,8 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
       notLearned[`successes.${endpoint}`] = 'no successful answer came';
       continue;
     }
-    const recordFields = (own: 'own' | 'other'): LearnedFields | undefined => {
-      const list = recs.filter((r) => r.value[0] === own);
-      return list.length
-        ? fieldsFrom(list.map((r) => ({ sig: r.value[1], count: r.count, examples: r.fact.detail ?? {} })))
-        : undefined;
-    };
-    const own = endpoint === 'history-transaksi' ? recordFields('own') : undefined;
-    const other = endpoint === 'history-transaksi' ? recordFields('other') : undefined;
+    const own = endpoint === 'history-transaksi' ? historyRecordFields(recs, 'own') : undefined;
+    const other = endpoint === 'history-transaksi' ? historyRecordFields(recs, 'other') : undefined;
     successes[endpoint] = {
       fields: fieldsFrom(mine.map((s) => ({ sig: s.value[1], count: s.count, examples: s.fact.detail ?? {} }))),
       ...(own || other ? { records: { ...(own ? { own } : {}), ...(other ? { other } : {}) } } : {}),
@@ -350,9 +451,14 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
       evidence: evidenceOf(first.fact.evidence),
     };
   }
+  return successes;
+}
 
-  // Fields that carry a parameter's value back: every answer that had the field agreed.
-  // (nine in ten: a provider may write a value its own way now and then, a month `3` as `03`).
+/**
+ * Marks in `successes` the fields that carry a parameter's value back: every answer that had the field agreed
+ * (nine in ten: a provider may write a value its own way now and then, a month `3` as `03`).
+ */
+function markEchoes(facts: readonly ReadingFact[], successes: NonNullable<Vocabulary['successes']>): void {
   const echoes = new Map<string, Map<string, number>>();
   for (const e of factsOf<[string, string, string, string]>(facts, 'vocabulary:echo')) {
     const key = JSON.stringify(e.value.slice(0, 3));
@@ -367,8 +473,10 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     if (!field || field.echo || same === 0 || same < 0.9 * (same + (verdicts.get('other') ?? 0))) continue;
     field.echo = param;
   }
+}
 
-  // Forms of phone numbers, by endpoint and field (the run's own invites' records apart).
+/** The forms of phone numbers with their counts, by endpoint and field (the run's own invites' records apart). */
+function learnForms(facts: readonly ReadingFact[]): NonNullable<Vocabulary['forms']> {
   const forms: NonNullable<Vocabulary['forms']> = {};
   for (const f of factsOf<[string, string, string, string]>(facts, 'vocabulary:form')) {
     const [endpoint, path, own, form] = f.value;
@@ -380,8 +488,11 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     byPath[key] = shares;
     forms[endpoint] = byPath;
   }
+  return forms;
+}
 
-  // Products carried out, with the price the balance showed.
+/** The products carried out, with the price the balance showed. */
+function learnProducts(facts: readonly ReadingFact[]): NonNullable<Vocabulary['products']> {
   const products: NonNullable<Vocabulary['products']> = {};
   for (const p of factsOf<[string, string]>(facts, 'vocabulary:product')) {
     const [code, kind] = p.value;
@@ -394,9 +505,11 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
       evidence: had?.evidence ?? evidenceOf(p.fact.evidence),
     };
   }
-  if (!Object.keys(products).length) notLearned.products = 'no invite was carried out (needs --allow-writes)';
+  return products;
+}
 
-  // Which name wins, by endpoint and pair of names: the answer seen most over both methods.
+/** Which name wins, by endpoint and pair of names: the answer seen most over both methods. */
+function learnNames(conflicts: readonly ObservedConflict[]): NonNullable<Vocabulary['names']> {
   const names: NonNullable<Vocabulary['names']> = {};
   for (const c of conflicts) {
     if (!isEndpoint(c.endpoint)) continue;
@@ -410,6 +523,24 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     if (winner === 'refuse' || winner === 'canonical' || winner === 'alias')
       names[c.endpoint as Endpoint] = { ...names[c.endpoint as Endpoint], [c.subject]: winner };
   }
+  return names;
+}
+
+/** The vocabulary of a run, from its facts and the two-name observations. */
+export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readonly ObservedConflict[]): Vocabulary {
+  const notLearned: Record<string, string> = {};
+  const refused = factsOf<Refused>(facts, 'vocabulary:refused');
+  const valueFacts = factsOf<ValueFact>(facts, 'vocabulary:value');
+  const refusals = learnRefusals(refusalsByKind(refused, valueFacts), refused, notLearned);
+  const wordOfKind = wordOfKindIn(refusals);
+  const precedence = learnPrecedence(refused, wordOfKind);
+  const values = learnValues(valueFacts, wordOfKind, precedence);
+  const successes = learnSuccesses(facts, notLearned);
+  markEchoes(facts, successes);
+  const forms = learnForms(facts);
+  const products = learnProducts(facts);
+  if (!Object.keys(products).length) notLearned.products = 'no invite was carried out (needs --allow-writes)';
+  const names = learnNames(conflicts);
   return {
     ...(Object.keys(refusals).length ? { refusals } : {}),
     ...(Object.keys(successes).length ? { successes } : {}),

@@ -105,18 +105,28 @@ function shownForms(shares: Record<string, number | undefined>): Set<string> {
   );
 }
 
-/** Every learned value of `after` compared with `before`. */
-export function compareReadings(before: RunReading, after: RunReading): ReadingComparison {
-  const changes: ReadingChange[] = [];
-  const notSeen: string[] = [];
-  const oneSide = (point: string, was: unknown, now: unknown): boolean => {
+/** Records a point learned in one run only, and says whether it was (then it is no change). */
+type OneSide = (point: string, was: unknown, now: unknown) => boolean;
+
+/** A `OneSide` that writes each point learned in one run only into `notSeen`. */
+function oneSideInto(notSeen: string[]): OneSide {
+  return (point, was, now) => {
     if (was !== undefined && now === undefined) notSeen.push(`${point}: not seen this time (was ${String(was)})`);
     else if (was === undefined && now !== undefined) notSeen.push(`${point}: seen this time only (${String(now)})`);
     else return false;
     return true;
   };
-  for (const p of after.reading) {
-    const b = before.reading.find((x) => x.knob === p.knob);
+}
+
+/** The changes of the knobs learned in both runs. */
+function knobChanges(
+  before: readonly LearnedPoint[],
+  after: readonly LearnedPoint[],
+  oneSide: OneSide,
+): ReadingChange[] {
+  const changes: ReadingChange[] = [];
+  for (const p of after) {
+    const b = before.find((x) => x.knob === p.knob);
     if (
       !b ||
       oneSide(p.knob, b.value, p.value) ||
@@ -128,9 +138,12 @@ export function compareReadings(before: RunReading, after: RunReading): ReadingC
     const grade = knobGrade(p.knob, b.value, p.value);
     if (grade) changes.push({ grade, point: p.knob, change: `${b.value} -> ${p.value}` });
   }
-  const va = before.vocabulary ?? {};
-  const vb = after.vocabulary ?? {};
-  // Refusals: per kind, the word and code (on every endpoint that words it otherwise too) and the fields.
+  return changes;
+}
+
+/** The changes of the refusals: per kind, the word and code (on every endpoint that words it otherwise too) and the fields. */
+function refusalChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSide): ReadingChange[] {
+  const changes: ReadingChange[] = [];
   const kinds = new Set([...Object.keys(va.refusals ?? {}), ...Object.keys(vb.refusals ?? {})]);
   for (const kind of kinds) {
     const a = va.refusals?.[kind as keyof typeof va.refusals];
@@ -151,7 +164,12 @@ export function compareReadings(before: RunReading, after: RunReading): ReadingC
       compareFields(changes, `${at}.fields`, ea.fields, eb.fields);
     }
   }
-  // Successes: the envelope's fields and each kind of history record's.
+  return changes;
+}
+
+/** The changes of the successful answers: the envelope's fields and each kind of history record's. */
+function successChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSide): ReadingChange[] {
+  const changes: ReadingChange[] = [];
   for (const e of ENDPOINTS) {
     const a = va.successes?.[e];
     const b = vb.successes?.[e];
@@ -167,7 +185,12 @@ export function compareReadings(before: RunReading, after: RunReading): ReadingC
       else oneSide(`successes.${e}.records.${own}`, ra && 'records', rb && 'records');
     }
   }
-  // Number forms: a form a field now shows that it did not is breaking; one it no longer shows is not.
+  return changes;
+}
+
+/** The changes of the number forms: a form a field now shows that it did not is breaking; one it no longer shows is not. */
+function formChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSide): ReadingChange[] {
+  const changes: ReadingChange[] = [];
   for (const e of ENDPOINTS) {
     const fa = va.forms?.[e] ?? {};
     const fb = vb.forms?.[e] ?? {};
@@ -188,7 +211,12 @@ export function compareReadings(before: RunReading, after: RunReading): ReadingC
           changes.push({ grade: 'info', point: `forms.${e}.${path}`, change: `${f}-form no longer seen` });
     }
   }
-  // Products: their kind and price.
+  return changes;
+}
+
+/** The changes of the products: their kind and price. */
+function productChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSide): ReadingChange[] {
+  const changes: ReadingChange[] = [];
   for (const code of new Set([...Object.keys(va.products ?? {}), ...Object.keys(vb.products ?? {})])) {
     const a = va.products?.[code];
     const b = vb.products?.[code];
@@ -201,7 +229,12 @@ export function compareReadings(before: RunReading, after: RunReading): ReadingC
     if (a.price !== undefined && b.price !== undefined && a.price !== b.price)
       changes.push({ grade: 'warning', point: `products.${code}.price`, change: `${a.price} -> ${b.price}` });
   }
-  // Which name wins; the order of checks (among kinds both runs ordered).
+  return changes;
+}
+
+/** The changes of which name wins, and of the order of checks (among kinds both runs ordered). */
+function nameAndPrecedenceChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSide): ReadingChange[] {
+  const changes: ReadingChange[] = [];
   for (const e of ENDPOINTS)
     for (const subject of new Set([...Object.keys(va.names?.[e] ?? {}), ...Object.keys(vb.names?.[e] ?? {})])) {
       const a = va.names?.[e]?.[subject];
@@ -213,7 +246,15 @@ export function compareReadings(before: RunReading, after: RunReading): ReadingC
   const inB = (vb.precedence ?? []).filter((k) => both.includes(k));
   if (both.join() !== inB.join())
     changes.push({ grade: 'warning', point: 'precedence', change: `${both.join(' > ')} -> ${inB.join(' > ')}` });
-  // Values judged otherwise than the document: a shape both runs sent, judged otherwise now.
+  return changes;
+}
+
+/**
+ * The changes of the values judged otherwise than the document (a shape both runs sent, judged otherwise now),
+ * and how many shapes one run only judged so.
+ */
+function valueChanges(va: Vocabulary, vb: Vocabulary): { changes: ReadingChange[]; oneRun: number } {
+  const changes: ReadingChange[] = [];
   let oneRun = 0;
   for (const key of new Set([...Object.keys(va.values ?? {}), ...Object.keys(vb.values ?? {})]))
     for (const shape of new Set([...Object.keys(va.values?.[key] ?? {}), ...Object.keys(vb.values?.[key] ?? {})])) {
@@ -227,7 +268,27 @@ export function compareReadings(before: RunReading, after: RunReading): ReadingC
           change: `${a} -> ${b}`,
         });
     }
-  if (oneRun) notSeen.push(`values: ${oneRun} value shape(s) judged otherwise than openapi.yaml in one run only`);
+  return { changes, oneRun };
+}
+
+/** Every learned value of `after` compared with `before`. */
+export function compareReadings(before: RunReading, after: RunReading): ReadingComparison {
+  const notSeen: string[] = [];
+  const oneSide = oneSideInto(notSeen);
+  const va = before.vocabulary ?? {};
+  const vb = after.vocabulary ?? {};
+  const values = valueChanges(va, vb);
+  const changes = [
+    ...knobChanges(before.reading, after.reading, oneSide),
+    ...refusalChanges(va, vb, oneSide),
+    ...successChanges(va, vb, oneSide),
+    ...formChanges(va, vb, oneSide),
+    ...productChanges(va, vb, oneSide),
+    ...nameAndPrecedenceChanges(va, vb, oneSide),
+    ...values.changes,
+  ];
+  if (values.oneRun)
+    notSeen.push(`values: ${values.oneRun} value shape(s) judged otherwise than openapi.yaml in one run only`);
   return { changes, notSeen };
 }
 

@@ -12,7 +12,7 @@ import { type FaultContext, vocabularyFacts } from './vocabulary.js';
 /**
  * The provider's reading, learned: for every open point of the API (a knob of src/simulator/legal.ts), what the
  * target did, from the answers the run got anyway and a few read-only requests of its own (catalogue/reading.ts).
- * A fact about the provider, never a finding. What a run could not see is said, with the reason.
+ * A fact about the provider, never a finding. What a run could not see is knobSays, with the reason.
  */
 
 /** One open point as learned: `value` in the form `h2h mock --legal-profile` reads; none when not learned. */
@@ -71,6 +71,138 @@ function majority(seen: Record<string, number>): { value?: string; note?: string
     : { value: first[0], note: `mixed: ${list.map(([v, n]) => `${v} ${n}`).join(', ')}` };
 }
 
+/** What one knob's facts say: its value (none when not learned), a note, and the key of the fact that shows it. */
+interface KnobValue {
+  value: string | undefined;
+  note?: string | undefined;
+  evidenceKey?: string;
+}
+
+/** How often each value of a knob was seen (none: an empty record). */
+type SeenOf = (knob: string) => Record<string, number>;
+
+/** A knob's value with its note; its evidence the fact `evidenceKey`, by default the value's own. */
+const knobSays = (value: string | undefined, note?: string, evidenceKey?: string): KnobValue => ({
+  value,
+  note,
+  ...(evidenceKey !== undefined ? { evidenceKey } : {}),
+});
+
+/** The order of history records: shuffled when both orders were seen. */
+function readOrder(v: readonly string[]): KnobValue {
+  if (!v.length) return knobSays(undefined, 'no history page had records of two different dates');
+  if (v.includes('shuffled') || (v.includes('newest') && v.includes('oldest'))) return knobSays('shuffled');
+  return knobSays(v[0]);
+}
+
+/** A knob learned by the reading scenario alone (catalogue/reading.ts), which says why when it cannot. */
+function readAskedKnob(knob: Knob, of: SeenOf): KnobValue {
+  const m = majority(of(knob));
+  const why = Object.keys(of(`${knob}?`))[0];
+  if (m.value !== undefined) return knobSays(m.value, m.note ?? why);
+  return knobSays(undefined, why ?? NOT_SEEN[knob] ?? 'not asked (--grep)');
+}
+
+/** What a repeated trx_id gets: a replay answers the same request again; other parameters may still be refused. */
+function readRepeatKnob(v: Record<string, number>): KnobValue {
+  if (v.replay)
+    return knobSays(
+      'replay',
+      v.refuse ? 'the same invite again is answered again; with other parameters, refused' : undefined,
+    );
+  return knobSays(v.refuse ? 'refuse' : undefined, v.refuse ? undefined : NOT_SEEN.repeat);
+}
+
+/** The rate the provider limited the run at, learned from its pace: the lowest rate limited is the limit. */
+function readRateLimit(of: SeenOf): KnobValue {
+  const limited = Object.keys(of('rate-limited'));
+  const rates = Object.keys(of('rate-seen'))
+    .map(Number)
+    .filter((r) => r > 0);
+  const waits = Object.values(of('rate-limited')).reduce((a, n) => a + n, 0);
+  if (rates.length) {
+    const rate = Math.max(1, Math.round(Math.min(...rates)));
+    const status = limited.includes('429') || !limited.includes('503') ? '' : ':503';
+    return knobSays(
+      `${rate}/s${status}`,
+      `limited at about ${rate} requests a second with HTTP ${limited.join(' and ') || '429'} (the run's pace learned it; ${waits} limit(s) waited out)`,
+      `rate-limited=${limited[0]}`,
+    );
+  }
+  return knobSays(
+    undefined,
+    limited.length
+      ? `seen: HTTP ${limited.join(' and ')}, too seldom to measure a rate`
+      : 'no rate-limit answer came (a limit above the run’s pace cannot be seen)',
+    `rate-limited=${limited[0]}`,
+  );
+}
+
+/** How long an invite takes to show, to 100 ms: after the last read that missed it, by the first that found it. */
+function readLag(lags: readonly string[], allowWrites: boolean): KnobValue {
+  const spans = lags.map((v) => v.split('..').map(Number) as [number, number]);
+  if (!spans.length)
+    return knobSays(
+      undefined,
+      allowWrites ? 'no invite was seen to show (INV-6 did not run)' : 'needs an invite: --allow-writes',
+    );
+  // Shown no earlier than the last read that missed it, and no later than the first that found it.
+  const lo = Math.max(...spans.map(([a]) => a));
+  const hi = Math.min(...spans.map(([, b]) => b));
+  const ms = lo < 0 ? 0 : Math.round((lo + Math.max(lo, hi)) / 2 / 100) * 100;
+  return knobSays(
+    `${ms}ms`,
+    lo < 0 ? `shown at the first read (within ${hi} ms)` : `shown after ${lo}..${hi} ms (to 100 ms)`,
+    `lag=${lags[0]}`,
+  );
+}
+
+/** How many invites the balance covers: `empty`, a count, `ample`, or why it was not learned. */
+function readBalance(of: SeenOf, allowWrites: boolean): KnobValue {
+  const price = Object.keys(of('balance-runs-out')).map(Number)[0];
+  const start = Math.max(0, ...Object.keys(of('saldo-value')).map(Number));
+  if (of('history-at-start').empty && !of('history-at-start').some) return knobSays('empty');
+  if (price !== undefined && price > 0)
+    return knobSays(String(Math.floor(start / price)), `the balance (${start}) covers that many invites of ${price}`);
+  if (allowWrites && Object.keys(of('history-at-start')).length) return knobSays('ample');
+  if (!allowWrites) return knobSays(undefined, 'needs invites: --allow-writes shows whether the balance runs out');
+  return knobSays(undefined, 'the account’s history was not read');
+}
+
+/** What the facts say of one knob. */
+function readKnob(knob: Knob, of: SeenOf, run: { allowWrites: boolean }): KnobValue {
+  switch (knob) {
+    case 'extra':
+      return knobSays(of(knob).everywhere ? 'everywhere' : Object.keys(of(knob)).length ? 'none' : undefined);
+    case 'order':
+      return readOrder(Object.keys(of(knob)));
+    case 'default-limit':
+    case 'max-limit':
+    case 'q-case':
+      return readAskedKnob(knob, of);
+    case 'repeat':
+      return readRepeatKnob(of(knob));
+    case 'rate-limit':
+      return readRateLimit(of);
+    case 'slot':
+      return knobSays(
+        undefined,
+        'which slot an invite gets depends on every manager’s members, which no endpoint shows: it cannot be learned',
+      );
+    case 'post-body':
+      return knobSays(undefined, 'the gate sends JSON bodies only (ENV-2); whether form bodies are read is not asked');
+    case 'lag':
+      return readLag(Object.keys(of('lag')), run.allowWrites);
+    case 'balance':
+      return readBalance(of, run.allowWrites);
+    default: {
+      const m = majority(of(knob));
+      if (m.value === undefined) return knobSays(undefined, NOT_SEEN[knob] ?? 'no answer showed it');
+      return knobSays(m.value, m.note);
+    }
+  }
+}
+
 /**
  * The run's facts, knob by knob. `allowWrites`: what needs an invite (the lag, what the balance covers) could be
  * seen.
@@ -85,122 +217,15 @@ export function learnReading(facts: readonly ReadingFact[], run: { allowWrites: 
     if (f.evidence && !evidence.has(`${f.knob}=${f.value}`)) evidence.set(`${f.knob}=${f.value}`, f.evidence);
   }
   const of = (knob: string): Record<string, number> => seen.get(knob) ?? {};
-  const values = (knob: string): string[] => Object.keys(of(knob));
-  const out: LearnedPoint[] = [];
-  for (const knob of KNOB_NAMES) {
+  return KNOB_NAMES.map((knob) => {
     const point: LearnedPoint = { knob, described: DESCRIBED[knob] ?? 'not shown', seen: of(knob) };
-    const set = (value: string | undefined, note?: string, evidenceKey = `${knob}=${value}`): void => {
-      if (value !== undefined) point.value = value;
-      if (note) point.note = note;
-      const e = evidence.get(evidenceKey);
-      if (e) point.evidence = e;
-    };
-    switch (knob) {
-      case 'extra':
-        set(of(knob).everywhere ? 'everywhere' : values(knob).length ? 'none' : undefined);
-        break;
-      case 'order': {
-        const v = values(knob);
-        if (!v.length) set(undefined, 'no history page had records of two different dates');
-        else if (v.includes('shuffled') || (v.includes('newest') && v.includes('oldest'))) set('shuffled');
-        else set(v[0]);
-        break;
-      }
-      case 'default-limit':
-      case 'max-limit':
-      case 'q-case': {
-        // Learned by the reading scenario alone (catalogue/reading.ts), which says why when it cannot.
-        const m = majority(of(knob));
-        const why = values(`${knob}?`)[0];
-        if (m.value !== undefined) set(m.value, m.note ?? why);
-        else set(undefined, why ?? NOT_SEEN[knob] ?? 'not asked (--grep)');
-        break;
-      }
-      case 'repeat': {
-        // A replay answers the same request again; a used trx_id with other parameters may still be refused.
-        const v = of(knob);
-        if (v.replay)
-          set(
-            'replay',
-            v.refuse ? 'the same invite again is answered again; with other parameters, refused' : undefined,
-          );
-        else set(v.refuse ? 'refuse' : undefined, v.refuse ? undefined : NOT_SEEN[knob]);
-        break;
-      }
-      case 'rate-limit': {
-        // The run's pace learned the rate at which the provider limited it: the lowest is the provider's limit.
-        const limited = values('rate-limited');
-        const rates = values('rate-seen')
-          .map(Number)
-          .filter((r) => r > 0);
-        const waits = Object.values(of('rate-limited')).reduce((a, n) => a + n, 0);
-        if (rates.length) {
-          const rate = Math.max(1, Math.round(Math.min(...rates)));
-          const status = limited.includes('429') || !limited.includes('503') ? '' : ':503';
-          set(
-            `${rate}/s${status}`,
-            `limited at about ${rate} requests a second with HTTP ${limited.join(' and ') || '429'} (the run's pace learned it; ${waits} limit(s) waited out)`,
-            `rate-limited=${limited[0]}`,
-          );
-        } else
-          set(
-            undefined,
-            limited.length
-              ? `seen: HTTP ${limited.join(' and ')}, too seldom to measure a rate`
-              : 'no rate-limit answer came (a limit above the run’s pace cannot be seen)',
-            `rate-limited=${limited[0]}`,
-          );
-        break;
-      }
-      case 'slot':
-        set(
-          undefined,
-          'which slot an invite gets depends on every manager’s members, which no endpoint shows: it cannot be learned',
-        );
-        break;
-      case 'post-body':
-        set(undefined, 'the gate sends JSON bodies only (ENV-2); whether form bodies are read is not asked');
-        break;
-      case 'lag': {
-        const spans = values('lag').map((v) => v.split('..').map(Number) as [number, number]);
-        if (!spans.length)
-          set(
-            undefined,
-            run.allowWrites ? 'no invite was seen to show (INV-6 did not run)' : 'needs an invite: --allow-writes',
-          );
-        else {
-          // Shown no earlier than the last read that missed it, and no later than the first that found it.
-          const lo = Math.max(...spans.map(([a]) => a));
-          const hi = Math.min(...spans.map(([, b]) => b));
-          const ms = lo < 0 ? 0 : Math.round((lo + Math.max(lo, hi)) / 2 / 100) * 100;
-          set(
-            `${ms}ms`,
-            lo < 0 ? `shown at the first read (within ${hi} ms)` : `shown after ${lo}..${hi} ms (to 100 ms)`,
-            `lag=${values('lag')[0]}`,
-          );
-        }
-        break;
-      }
-      case 'balance': {
-        const price = values('balance-runs-out').map(Number)[0];
-        const start = Math.max(0, ...values('saldo-value').map(Number));
-        if (of('history-at-start').empty && !of('history-at-start').some) set('empty');
-        else if (price !== undefined && price > 0)
-          set(String(Math.floor(start / price)), `the balance (${start}) covers that many invites of ${price}`);
-        else if (run.allowWrites && values('history-at-start').length) set('ample');
-        else if (!run.allowWrites) set(undefined, 'needs invites: --allow-writes shows whether the balance runs out');
-        else set(undefined, 'the account’s history was not read');
-        break;
-      }
-      default: {
-        const m = majority(of(knob));
-        if (m.value === undefined) set(undefined, NOT_SEEN[knob] ?? 'no answer showed it');
-        else set(m.value, m.note);
-      }
-    }
-    out.push(point);
-  }
-  return out;
+    const { value, note, evidenceKey = `${knob}=${value}` } = readKnob(knob, of, run);
+    if (value !== undefined) point.value = value;
+    if (note) point.note = note;
+    const e = evidence.get(evidenceKey);
+    if (e) point.evidence = e;
+    return point;
+  });
 }
 
 const NOT_SEEN: Partial<Record<Knob, string>> = {
