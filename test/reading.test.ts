@@ -179,10 +179,19 @@ describe('the provider reading, learned and served back', () => {
     const r2 = await runCli([...args, '--baseline', baseline], { env: NO_TARGET_ENV, timeoutMs: 120_000 });
     assert.equal(r2.code, 0, 'a changed reading alone is not a violation');
     const s2 = JSON.parse(readFileSync(join(second, 'contract-summary.json'), 'utf8')) as ContractSummary;
-    assert.deepEqual(s2.sinceBaseline?.reading, ['refusal-words upper -> lower']);
+    // The knob, and each refusal word it changed (a client switches on those words: breaking), nothing else.
+    const changes = (s2.sinceBaseline?.reading ?? []).map((c) => `${c.grade}: ${c.point} ${c.change}`);
+    assert.ok(
+      changes.some((c) => /^\w+: refusal-words upper -> lower$/.test(c)),
+      changes.join('; '),
+    );
+    for (const c of changes.filter((x) => !/refusal-words/.test(x))) {
+      const m = /^breaking: refusals\.[\w-]+(?: \([\w-]+\))?\.status (\w+) -> (\w+)$/.exec(c);
+      assert.ok(m && m[2] === m[1]?.toLowerCase(), `only refusal words, lowered: ${c}`);
+    }
     assert.deepEqual(s2.sinceBaseline?.newlyViolated, []);
     assert.match(r2.stdout, /## Since the baseline[\s\S]*refusal-words upper -> lower/);
-    const r3 = await runCli([...args, '--baseline', baseline, '--fail-on-change'], {
+    const r3 = await runCli([...args, '--baseline', baseline, '--fail-on-change', 'breaking'], {
       env: NO_TARGET_ENV,
       timeoutMs: 120_000,
     });
@@ -190,7 +199,16 @@ describe('the provider reading, learned and served back', () => {
     assert.match(r3.stderr, /the provider reading changed since .*--fail-on-change/);
     // The same reading again: nothing changed, and --fail-on-change passes.
     const r4 = await runCli(
-      ['contract', '--reports-dir', join(tmp, 'baseline-3'), ...some, '--baseline', baseline, '--fail-on-change'],
+      [
+        'contract',
+        '--reports-dir',
+        join(tmp, 'baseline-3'),
+        ...some,
+        '--baseline',
+        baseline,
+        '--fail-on-change',
+        'breaking',
+      ],
       { env: NO_TARGET_ENV, timeoutMs: 120_000 },
     );
     assert.equal(r4.code, 0, r4.stderr.slice(-2000));
