@@ -171,6 +171,7 @@ function addRefusal(byKind: RefusalsByKind, kind: RefusalKind, r: Counted<Refuse
 function refusalsByKind(
   refused: readonly Counted<Refused>[],
   valueFacts: readonly Counted<ValueFact>[],
+  inferred: Set<string>,
 ): RefusalsByKind {
   const byKind: RefusalsByKind = new Map();
   // A fault of an empty value tells no kind (read as missing, or as malformed?): its value's rule says it.
@@ -186,6 +187,7 @@ function refusalsByKind(
     const unknown = kinds.filter((k) => !byKind.has(kindAt(k, r.value[5])));
     if (kinds.length > 1 && unknown.length === 1 && !knownWords.has(wordOf(r.value[1], r.value[2])) && !r.value[4]) {
       addRefusal(byKind, unknown[0] as RefusalKind, r);
+      inferred.add(kindAt(unknown[0] as RefusalKind, r.value[5]));
       knownWords.add(wordOf(r.value[1], r.value[2]));
     }
   }
@@ -281,6 +283,7 @@ function learnRefusals(
   byKind: RefusalsByKind,
   refused: readonly Counted<Refused>[],
   notLearned: Record<string, string>,
+  inferred: ReadonlySet<string> = new Set(),
 ): NonNullable<Vocabulary['refusals']> {
   const refusals: NonNullable<Vocabulary['refusals']> = {};
   for (const kind of REFUSAL_KINDS) {
@@ -304,6 +307,7 @@ function learnRefusals(
     const endpoints = lists.filter(([, l]) => !sameWordAsKind(entry, l));
     refusals[kind] = {
       ...entry,
+      ...(lists.every(([e]) => inferred.has(kindAt(kind, e))) ? { inferred: true } : {}),
       ...(endpoints.length ? { endpoints: Object.fromEntries(endpoints.map(([e, l]) => [e, refusalEntry(l)])) } : {}),
     };
   }
@@ -531,7 +535,8 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
   const notLearned: Record<string, string> = {};
   const refused = factsOf<Refused>(facts, 'vocabulary:refused');
   const valueFacts = factsOf<ValueFact>(facts, 'vocabulary:value');
-  const refusals = learnRefusals(refusalsByKind(refused, valueFacts), refused, notLearned);
+  const inferred = new Set<string>();
+  const refusals = learnRefusals(refusalsByKind(refused, valueFacts, inferred), refused, notLearned, inferred);
   const wordOfKind = wordOfKindIn(refusals);
   const precedence = learnPrecedence(refused, wordOfKind);
   const values = learnValues(valueFacts, wordOfKind, precedence);

@@ -152,6 +152,15 @@ function refusalChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSide): Readi
       oneSide(`refusals.${kind}`, a && `${a.http} ${a.status}`, b && `${b.http} ${b.status}`);
       continue;
     }
+    // A word inferred from requests of several faults is no evidence to claim a change by.
+    if (a.inferred || b.inferred) {
+      oneSide(
+        `refusals.${kind}`,
+        a.inferred ? undefined : `${a.http} ${a.status}`,
+        b.inferred ? undefined : `${b.http} ${b.status}`,
+      );
+      continue;
+    }
     for (const e of [undefined, ...ENDPOINTS]) {
       const ea: EndpointRefusal = (e ? a.endpoints?.[e] : undefined) ?? a;
       const eb: EndpointRefusal = (e ? b.endpoints?.[e] : undefined) ?? b;

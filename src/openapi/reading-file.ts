@@ -99,6 +99,11 @@ const refusalProperties = {
   seen: count,
   /** Other words or codes seen for this kind, with how often: `403 invalid_key: 3`. */
   others: { type: 'object', additionalProperties: count },
+  /**
+   * True when no request had this fault alone: the word was inferred from requests of several faults (the one
+   * whose word was unknown). Served, but never compared with another run as a change.
+   */
+  inferred: { type: 'boolean' },
   evidence,
 } as const satisfies Record<string, JSONSchema>;
 
