@@ -129,7 +129,8 @@ export class SimState {
   async neighbourInvite(): Promise<void> {
     const account = this.accounts.get(this.suite.account);
     const mine = this.products.find((p) => p.code === this.suite.product);
-    if (!account) return;
+    // A balance of a few invites (the `balance` knob) is the run's to spend: the other client orders on an ample one.
+    if (!account || this.reading.balance !== 'ample') return;
     // Products of another price, another kind first: the first with a free slot is the one it orders.
     const candidates = [...this.products]
       .filter((p) => p.price !== mine?.price)
@@ -142,7 +143,13 @@ export class SimState {
         product_code: product.code,
         msisdn: neighbourMember(this.neighbourSeq),
       });
-      if (done.answer.body.ok === true) return;
+      if (done.answer.body.ok === true) {
+        // Its member leaves the group again at once: the other client's work shows in history and the balance,
+        // as on a shared account, without taking the slots the run's own invites need.
+        const member = String((done.answer.body.detail as { member?: unknown } | undefined)?.member ?? '');
+        for (const m of this.managers) m.members.delete(member);
+        return;
+      }
     }
   }
 

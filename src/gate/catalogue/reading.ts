@@ -132,9 +132,21 @@ async function findCut(
     const ex = await page({ ...filter, limit: LARGE_LIMIT });
     const rs = records(ex);
     if (!rs) refused = true;
-    else if (rs.some((r) => !onPage.has(r.trx_id) && !own.has(String(r.trx_id)))) return { cut: ex, refused };
+    else if (await lacksOld(page, rs, onPage, own)) return { cut: ex, refused };
   }
   return { cut: undefined, refused };
+}
+
+/**
+ * Whether records of a filtered page are missing from the large page because it was cut: each one it lacks is
+ * asked for again on a new large page first, since another client of the account (a shared account) may have
+ * invited meanwhile; a record the new large page shows is new, not cut.
+ */
+async function lacksOld(page: Page, rs: Body[], onPage: Set<unknown>, own: ReadonlySet<string>): Promise<boolean> {
+  const missing = rs.filter((r) => !onPage.has(r.trx_id) && !own.has(String(r.trx_id)));
+  if (!missing.length) return false;
+  for (const r of records(await page({ limit: LARGE_LIMIT })) ?? []) onPage.add(r.trx_id);
+  return missing.some((r) => !onPage.has(r.trx_id));
 }
 
 /** The facts of the maximum limit: the one refused above, the one a cut page shows, or why none shows. */
