@@ -116,8 +116,9 @@ const TABLE: Row[] = [
         'one answer complete, the other at its limit',
         {
           pair: [
+            // B is older than A: not the account growing between the calls (that would be a record of its newest day).
             hist({ limit: 2 }, [rec('A', '2026-01-01')], 'GET'),
-            hist({ limit: 2 }, [rec('A', '2026-01-01'), rec('B', '2026-01-02')]),
+            hist({ limit: 2 }, [rec('A', '2026-01-01'), rec('B', '2025-12-31')]),
           ],
         },
       ],
