@@ -32,11 +32,12 @@ const own = (f: Fault): string[] =>
   CLAUSE_IDS.filter((id) => id === f.clause || (f.also as readonly string[] | undefined)?.includes(id));
 
 /**
- * A reading that differs from the reference on most knobs, the new ones included (the lag short of settle), with
- * another client of the same account inviting every second (a reseller's account is shared with production).
+ * A reading that differs from the reference on most knobs, the new ones included (the lag short of settle). The
+ * other client of a shared account runs in SHARED, beside the reference: with both, credit-via-code's one credit
+ * (the far reading sends `code` once) is a rise a top-up could explain, and BAL-2 is rightly inconclusive.
  */
 const OTHER =
-  'slot=random,order=shuffled,default-limit=10,max-limit=50,refusal-http=200,refusal-words=lower,message=present,member-form=08,extra=everywhere,content-type=params,post-body=json,saldo=big,lag=200ms,conflict=alias,content-coding=gzip,neighbour=1s';
+  'slot=random,order=shuffled,default-limit=10,max-limit=50,refusal-http=200,refusal-words=lower,message=present,member-form=08,extra=everywhere,content-type=params,post-body=json,saldo=big,lag=200ms,conflict=alias,content-coding=gzip';
 /** The reference reading with another client of the same account inviting every second. */
 const SHARED = 'neighbour=1s';
 
