@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   CONTRACT_FILE_EXTRAS,
@@ -377,4 +379,17 @@ export async function runCliPeak(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A test server on a free loopback port: its URL, and a close that ends its open connections too. */
+export async function listenLocal(server: http.Server): Promise<{ url: string; close(): Promise<void> }> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { MAX_JSON_DEPTH } from '../src/shared/json.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { NO_TARGET_ENV, runCliPeak } from './helpers.ts';
+import { listenLocal, NO_TARGET_ENV, runCliPeak } from './helpers.ts';
 
 // Inputs that would exhaust the machine or crash a reader, and a network that breaks at the worst moment: each
 // ends with its documented exit code and its one line, and no process of the command grows past 200 MB.
@@ -43,16 +42,7 @@ async function front(
     );
     req.pipe(out);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
+  return { ...(await listenLocal(server)), seen };
 }
 
 interface Row {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { ApiModel } from '../src/openapi/load.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
@@ -8,7 +7,16 @@ import { PROBE_DEFAULTS } from '../src/probe/config.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { mostInFlight } from '../src/simulator/request-log.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { NO_TARGET_ENV, type Running, samples, startCli, startProbe, stopChild, targetFor } from './helpers.ts';
+import {
+  listenLocal,
+  NO_TARGET_ENV,
+  type Running,
+  samples,
+  startCli,
+  startProbe,
+  stopChild,
+  targetFor,
+} from './helpers.ts';
 
 // The probe never goes blind, whatever a round meets, and never multiplies the provider's load, however many
 // scrape it.
@@ -21,15 +29,7 @@ async function nestedServer(): Promise<{ url: string; close(): Promise<void> }> 
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(body);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
+  return listenLocal(server);
 }
 
 const get = async (url: string): Promise<{ status: number; text: string }> => {

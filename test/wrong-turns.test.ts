@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
+import { listenLocal, NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
 import { hasOpenssl, makePki } from './tls-certs.ts';
 
 // A user's first wrong turns against a real target: a base URL that is not the API, a wrong path prefix, a
@@ -25,15 +24,7 @@ async function htmlServer(): Promise<{ url: string; close(): Promise<void> }> {
     res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
+  return listenLocal(server);
 }
 
 /** `h2h contract` timed from start to exit. */
