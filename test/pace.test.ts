@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { localPace, type Pace, paceClient, servePace } from '../src/gate/pace.ts';
+import { LearnedRate, localPace, type Pace, paceClient, servePace } from '../src/gate/pace.ts';
 import { type LogEntry, mostInFlight } from '../src/simulator/request-log.ts';
 
 const tick = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -135,5 +135,30 @@ describe('the run pace', () => {
     assert.equal(mostInFlight([at(0, 10), at(5, 10), at(9, 1), at(10, 10)]), 3);
     // One that ends as another arrives did not overlap it.
     assert.equal(mostInFlight([at(0, 10), at(10, 10), at(20, 10)]), 1);
+  });
+});
+
+describe('the learned rate', () => {
+  it("names the provider's rate by the median of its limits: a full bucket's burst does not raise it", () => {
+    let now = 0;
+    const rate = new LearnedRate(
+      undefined,
+      () => undefined,
+      () => now,
+    );
+    // Unpaced: 20 requests in the first second, then a limit: the pace starts at 18/s.
+    for (let i = 0; i < 20; i++, now += 50) rate.report(false);
+    rate.report(true);
+    // Three windows of 2 s at the pace, each ending at a limit: 16 got through (8/s), 16 again, and once 18 (a
+    // bucket that had filled its burst of 2 while the pace was cut).
+    for (const through of [16, 18, 16]) {
+      now += 1500;
+      for (let i = 0; i < through; i++) {
+        now += 2000 / through;
+        rate.report(false);
+      }
+      rate.report(true);
+    }
+    assert.equal(rate.providerRate(), 8);
   });
 });

@@ -35,10 +35,11 @@ export class LearnedRate {
   /** The rate the provider limited the paced run at: the top the run rises back to. */
   private seen: number | undefined;
   /**
-   * The provider's rate as measured: what got through in the 2 s before a paced limit (at most the pace then), the
-   * most of any limit. A limit after a slower stretch is a burst's (a loaded runner sends unevenly), not the rate's.
+   * The provider's rate as measured at each paced limit: what got through in the 2 s before it (at most the pace
+   * then). One limit alone may mislead either way: after a slower stretch it is a burst's (a loaded runner sends
+   * unevenly), and a full token bucket lets a window count its burst too; the median of them is the rate.
    */
-  private measured: number | undefined;
+  private readonly measures: number[] = [];
   private lastCut = Number.NEGATIVE_INFINITY;
   private lastChange = Number.NEGATIVE_INFINITY;
 
@@ -52,7 +53,10 @@ export class LearnedRate {
 
   /** The rate the provider allows, as measured when it limited the paced run (requests a second). */
   providerRate(): number | undefined {
-    return this.measured;
+    if (!this.measures.length) return undefined;
+    const sorted = [...this.measures].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
   }
 
   /** The run's rate now: undefined while unpaced. */
@@ -77,7 +81,7 @@ export class LearnedRate {
       return;
     }
     this.seen = this.rate;
-    this.measured = Math.max(this.measured ?? 0, Math.min(this.rate, within(2000) / 2));
+    this.measures.push(Math.min(this.rate, within(2000) / 2));
     this.set(Math.max(0.5, this.rate * 0.9), t);
   }
 
