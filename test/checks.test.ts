@@ -645,3 +645,17 @@ describe('clause checks on hand-made evidence', () => {
     assert.throws(() => judgeClauses(api, ['INV-6'], { exchange: invite }), /check INV-6 needs evidence 'invite'/);
   });
 });
+
+describe('findings name their input', () => {
+  it('a finding on a body sent as it is says which body (its parameters show none)', () => {
+    const sent = {
+      ...ex('saldo-user', {}, undefined),
+      bodyText: '<html>error</html>',
+      contentType: 'text/html',
+      sentBody: { text: '[1,2]', contentType: 'application/json' },
+    };
+    const found = judgeClauses(api, ['ENV-1'], { exchange: sent });
+    assert.ok(found.length > 0, 'an HTML page is no envelope');
+    for (const f of found) assert.equal(f.input, 'body application/json: "[1,2]"');
+  });
+});

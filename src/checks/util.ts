@@ -28,6 +28,8 @@ export function finding(
     expected,
     actual: act,
     message: message ?? `${path}: expected ${expected}, got ${act}`,
+    // A body sent as it is is the request's input: the finding says which (its parameters show none).
+    ...(ex.sentBody ? { input: `body ${ex.sentBody.contentType}: ${show(ex.sentBody.text.slice(0, 60))}` } : {}),
   };
 }
 

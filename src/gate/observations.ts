@@ -5,6 +5,8 @@ export interface ShownExchange {
   method: string;
   url: string;
   params: unknown;
+  /** The POST body as sent, when it was not the parameters as JSON: `application/json [1,2]`. */
+  sentBody?: string;
   httpStatus: number;
   contentType: string;
   body: string;

@@ -66,6 +66,8 @@ export function showExchange(ex: Exchange): ShownExchange {
     method: ex.method,
     url: redact(ex.url),
     params: redactValue(ex.params),
+    // A body sent as it is (a malformed one) is the request: shown, redacted, in place of the parameters' JSON.
+    ...(ex.sentBody ? { sentBody: `${ex.sentBody.contentType} ${redact(ex.sentBody.text.slice(0, 512))}` } : {}),
     httpStatus: ex.httpStatus,
     contentType: ex.contentType,
     body: redact(

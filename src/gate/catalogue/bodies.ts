@@ -8,19 +8,25 @@ import { AREA_OF } from './common.js';
  * carries a key a provider could read: each must be refused without account data (AUTH-1), and every answer is the
  * envelope (ENV-1), never an HTML error page.
  */
-const BODIES: readonly { label: string; body: RawBody }[] = [
-  { label: 'cut-off JSON', body: { text: '{"api_key": "', contentType: 'application/json' } },
-  { label: 'a JSON array', body: { text: '[]', contentType: 'application/json' } },
-  { label: 'a JSON string', body: { text: '"saldo"', contentType: 'application/json' } },
-  { label: 'a JSON number', body: { text: '42', contentType: 'application/json' } },
-  { label: 'an empty body', body: { text: '', contentType: 'application/json' } },
-  { label: 'text that is not JSON', body: { text: 'api key please', contentType: 'application/json' } },
-  { label: 'XML', body: { text: '<request><api_key/></request>', contentType: 'application/xml' } },
-  {
-    label: 'a JSON object nested 64 deep',
-    body: { text: `${'{"a":'.repeat(64)}1${'}'.repeat(64)}`, contentType: 'application/json' },
-  },
-  { label: 'plain text', body: { text: 'hello', contentType: 'text/plain' } },
+const BODIES: readonly RawBody[] = [
+  // cut-off JSON
+  { text: '{"api_key": "', contentType: 'application/json' },
+  // a JSON array
+  { text: '[]', contentType: 'application/json' },
+  // a JSON string
+  { text: '"saldo"', contentType: 'application/json' },
+  // a JSON number
+  { text: '42', contentType: 'application/json' },
+  // an empty body
+  { text: '', contentType: 'application/json' },
+  // text that is not JSON
+  { text: 'api key please', contentType: 'application/json' },
+  // XML
+  { text: '<request><api_key/></request>', contentType: 'application/xml' },
+  // a JSON object nested 64 deep
+  { text: `${'{"a":'.repeat(64)}1${'}'.repeat(64)}`, contentType: 'application/json' },
+  // plain text
+  { text: 'hello', contentType: 'text/plain' },
 ];
 
 /** One body of BODIES to an endpoint: an invite through the ledger (it can carry nothing out), else a read. */
@@ -45,7 +51,7 @@ export function bodyScenarios(): Scenario[] {
     requests: BODIES.length,
     async run(ctx) {
       const judged = [];
-      for (const { body } of BODIES) {
+      for (const body of BODIES) {
         const exchange = await sendBody(ctx, endpoint, body);
         judged.push(judge('ENV-1', { exchange }), judge('AUTH-1', { exchange }));
       }
