@@ -139,26 +139,43 @@ describe('the run pace', () => {
 });
 
 describe('the learned rate', () => {
-  it("names the provider's rate by the median of its limits: a full bucket's burst does not raise it", () => {
+  it("names the provider's rate by the least bucket that let through every 5 s: bursts and slow stretches do not move it", () => {
     let now = 0;
     const rate = new LearnedRate(
       undefined,
       () => undefined,
       () => now,
     );
-    // Unpaced: 20 requests in the first second, then a limit: the pace starts at 18/s.
-    for (let i = 0; i < 20; i++, now += 50) rate.report(false);
+    const through = (n: number, ms: number): void => {
+      for (let i = 0; i < n; i++, now += ms / n) rate.report(false);
+    };
+    // Unpaced: a full bucket of 8/s (burst 2) lets 18 through in the first 2 s, then limits.
+    through(18, 2000);
+    assert.equal(rate.providerRate(), undefined, 'no rate before a limit');
     rate.report(true);
-    // Three windows of 2 s at the pace, each ending at a limit: 16 got through (8/s), 16 again, and once 18 (a
-    // bucket that had filled its burst of 2 while the pace was cut).
-    for (const through of [16, 18, 16]) {
-      now += 1500;
-      for (let i = 0; i < through; i++) {
-        now += 2000 / through;
-        rate.report(false);
-      }
-      rate.report(true);
-    }
-    assert.equal(rate.providerRate(), 8);
+    // Paced: 8 a second for 3 s, a burst of 2 more at once, a slow stretch (a loaded runner), 8 a second again.
+    through(24, 3000);
+    through(2, 1);
+    rate.report(true);
+    through(8, 4000);
+    through(40, 5000);
+    rate.report(true);
+    assert.equal(Math.round(rate.providerRate() ?? 0), 8);
+    // Only faster answers move it: 100 a second for 5 s (burst 25) is named 100/s, within a twentieth.
+    through(525, 5000);
+    assert.ok(Math.abs((rate.providerRate() ?? 0) / 100 - 1) <= 0.05, `${rate.providerRate()}`);
+  });
+
+  it('a long stretch just under the limit names the rate, where the burst is spent: 98 a second for 30 s', () => {
+    let now = 0;
+    const rate = new LearnedRate(
+      undefined,
+      () => undefined,
+      () => now,
+    );
+    rate.report(true);
+    for (let i = 0; i < 2940; i++, now += 1000 / 98) rate.report(false);
+    // Any 5 s alone says 93/s (a burst of 24 could have carried 5 s of it); 30 s of it cannot be a burst.
+    assert.ok((rate.providerRate() ?? 0) >= 97, `${rate.providerRate()}`);
   });
 });

@@ -30,16 +30,18 @@ export interface Pace {
  * second is asked about 7.8.
  */
 export class LearnedRate {
-  private readonly accepted: number[] = [];
   private rate: number | undefined;
   /** The rate the provider limited the paced run at: the top the run rises back to. */
   private seen: number | undefined;
+  /** When the answers that got through in the last `LONGEST_MS` came. */
+  private readonly through: number[] = [];
   /**
-   * The provider's rate as measured at each paced limit: what got through in the 2 s before it (at most the pace
-   * then). One limit alone may mislead either way: after a slower stretch it is a burst's (a loaded runner sends
-   * unevenly), and a full token bucket lets a window count its burst too; the median of them is the rate.
+   * The least rate whose bucket, as a reading names a rate (`rateLimitOf`), lets through what got through in every
+   * window of 1 to 30 s so far: the provider's rate as the run can know it, the most of every window, as a
+   * stretch the runner sent slowly says nothing.
    */
-  private readonly measures: number[] = [];
+  private least = 0;
+  private limited = false;
   private lastCut = Number.NEGATIVE_INFINITY;
   private lastChange = Number.NEGATIVE_INFINITY;
 
@@ -51,12 +53,9 @@ export class LearnedRate {
     this.rate = ceiling;
   }
 
-  /** The rate the provider allows, as measured when it limited the paced run (requests a second). */
+  /** The rate the provider allows, once it limited the run (requests a second). */
   providerRate(): number | undefined {
-    if (!this.measures.length) return undefined;
-    const sorted = [...this.measures].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+    return this.limited && this.least > 0 ? this.least : undefined;
   }
 
   /** The run's rate now: undefined while unpaced. */
@@ -67,22 +66,34 @@ export class LearnedRate {
   report(limited: boolean): void {
     const t = this.now();
     if (!limited) {
-      this.accepted.push(t);
-      while ((this.accepted[0] ?? t) < t - 2000) this.accepted.shift();
+      this.measure(t);
       this.rise(t);
       return;
     }
+    this.limited = true;
     if (t - this.lastCut < 1000) return;
     this.lastCut = t;
-    const within = (ms: number): number => this.accepted.filter((a) => a >= t - ms).length;
+    const within = (ms: number): number => this.through.filter((a) => a >= t - ms).length;
     if (this.rate === undefined) {
       // Unpaced until now: a guess from what got through in the last second, then rising quickly.
       this.set(Math.max(1, within(1000) * 0.9), t);
       return;
     }
     this.seen = this.rate;
-    this.measures.push(Math.min(this.rate, within(2000) / 2));
     this.set(Math.max(0.5, this.rate * 0.9), t);
+  }
+
+  private measure(t: number): void {
+    this.through.push(t);
+    while ((this.through[0] ?? t) < t - LONGEST_MS) this.through.shift();
+    // Every window of at least a second that ends now, each begun by an answer. Answers come to a loaded runner
+    // unevenly: two of a window may have been let through just outside it.
+    for (let i = 0; (this.through[i] ?? t) <= t - SHORTEST_MS; i++) {
+      const n = this.through.length - i - 2;
+      const seconds = (t - (this.through[i] ?? t)) / 1000;
+      // The least rate with n <= rate * seconds + burst: a burst of 2 below 8/s, a quarter second's above.
+      this.least = Math.max(this.least, Math.min((n - 2) / seconds, n / (seconds + 0.25)));
+    }
   }
 
   private rise(t: number): void {
@@ -109,6 +120,13 @@ export class LearnedRate {
     this.onChange(rate);
   }
 }
+
+/**
+ * The windows the provider's rate is measured over (ms): from 1 s, for a burst after a slow stretch, to 30 s, for
+ * a stretch just under the limit, where the burst is spent and only the rate lets it through.
+ */
+const SHORTEST_MS = 1000;
+const LONGEST_MS = 30_000;
 
 /** How long at the top without a limit before the rate looks past what the provider was seen to allow. */
 const PROBE_AFTER_MS = 60_000;

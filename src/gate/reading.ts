@@ -113,7 +113,10 @@ function readRepeatKnob(v: Record<string, number>): KnobValue {
   return knobSays(v.refuse ? 'refuse' : undefined, v.refuse ? undefined : NOT_SEEN.repeat);
 }
 
-/** The rate the provider limited the run at, learned from its pace: the lowest rate limited is the limit. */
+/**
+ * The rate the provider limited the run at, learned from its pace: the least rate that let through what got
+ * through, which only grows as the run goes on, so the last scenario's, the most of them, is the run's.
+ */
 function readRateLimit(of: SeenOf): KnobValue {
   const limited = Object.keys(of('rate-limited'));
   const rates = Object.keys(of('rate-seen'))
@@ -121,7 +124,7 @@ function readRateLimit(of: SeenOf): KnobValue {
     .filter((r) => r > 0);
   const waits = Object.values(of('rate-limited')).reduce((a, n) => a + n, 0);
   if (rates.length) {
-    const rate = Math.max(1, Math.round(Math.min(...rates)));
+    const rate = Math.max(1, Math.round(Math.max(...rates)));
     const status = limited.includes('429') || !limited.includes('503') ? '' : ':503';
     return knobSays(
       `${rate}/s${status}`,
