@@ -38,22 +38,57 @@ export function boundaryValues(
   sample: unknown,
   seed: RoleSeed = { value: String(sample ?? '') },
 ): BoundaryValue[] {
-  const param = api.operation(endpoint).params.find((p) => p.name === name);
-  if (!param) throw new Error(`${endpoint} has no parameter ${name}`);
-  const valid = (v: unknown): boolean =>
-    !api.foldRequest(endpoint, { [name]: v }).problems.some((p) => p.param === name && p.code !== 'missing');
   const out = new Map<string, BoundaryValue>();
-  const add = (value: unknown, label: string, more: Partial<BoundaryValue> = {}): void => {
-    const key = JSON.stringify(value);
-    if (!out.has(key)) out.set(key, { value, label, valid: valid(value), ...more });
-  };
-  schemaEdges(param.schema as OpenAPIV3_1.SchemaObject, sample, add, valid);
-  for (const v of roleValues(param.role, seed))
-    add(v.value, v.label, {
+  for (const b of schemaValues(api, endpoint, name, sample)) out.set(JSON.stringify(b.value), b);
+  const valid = validIn(api, endpoint, name);
+  for (const v of roleValues(schemaOf(api, endpoint, name).role, seed)) {
+    const key = JSON.stringify(v.value);
+    if (out.has(key)) continue;
+    out.set(key, {
+      value: v.value,
+      label: v.label,
+      valid: valid(v.value),
       ...(v.unknownId ? { unknownId: true as const } : {}),
       ...(v.methods ? { methods: v.methods } : {}),
     });
+  }
   return [...out.values()];
+}
+
+function schemaOf(api: ApiModel, endpoint: Endpoint, name: string) {
+  const param = api.operation(endpoint).params.find((p) => p.name === name);
+  if (!param) throw new Error(`${endpoint} has no parameter ${name}`);
+  return param;
+}
+
+/** Whether the document's request validator accepts a value of the parameter. */
+function validIn(api: ApiModel, endpoint: Endpoint, name: string): (v: unknown) => boolean {
+  return (v) =>
+    !api.foldRequest(endpoint, { [name]: v }).problems.some((p) => p.param === name && p.code !== 'missing');
+}
+
+/**
+ * The schema's edges of a parameter for one sample, each classified by the validator: the same for every scenario
+ * and run of a document, and costly (a year's ranges ask the validator ten thousand times), so kept per document.
+ */
+const SCHEMA_VALUES = new WeakMap<ApiModel, Map<string, readonly BoundaryValue[]>>();
+
+function schemaValues(api: ApiModel, endpoint: Endpoint, name: string, sample: unknown): readonly BoundaryValue[] {
+  const cache = SCHEMA_VALUES.get(api) ?? new Map<string, readonly BoundaryValue[]>();
+  SCHEMA_VALUES.set(api, cache);
+  const key = JSON.stringify([endpoint, name, sample ?? null]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const valid = validIn(api, endpoint, name);
+  const out = new Map<string, BoundaryValue>();
+  const add = (value: unknown, label: string): void => {
+    const k = JSON.stringify(value);
+    if (!out.has(k)) out.set(k, { value, label, valid: valid(value) });
+  };
+  schemaEdges(schemaOf(api, endpoint, name).schema as OpenAPIV3_1.SchemaObject, sample, add, valid);
+  const values = [...out.values()].map((b) => Object.freeze(b));
+  cache.set(key, values);
+  return values;
 }
 
 /** An enum's values and their near misses: case, spaces, a letter less or more; empty and a word outside. */
