@@ -1,6 +1,6 @@
 import type { Evidence } from '../checks/types.js';
 import type { RawBody } from '../client/client.js';
-import { saldoOf } from '../openapi/exchange.js';
+import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
 import type { GeneratedCase } from './generators/cases.js';
 import type { CarriedOut, InviteIntent } from './invite-ledger.js';
@@ -193,11 +193,11 @@ export async function othersOn(
   own: ReadonlySet<string>,
 ): Promise<Others> {
   const ex = await ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, date, limit: OTHERS_LIMIT });
-  const data = (ex.body as { ok?: unknown; data?: unknown } | undefined)?.data;
-  if ((ex.body as { ok?: unknown } | undefined)?.ok !== true || !Array.isArray(data))
-    return { ids: new Set(), complete: false };
-  const ids = data.map((r) => String((r as { trx_id?: unknown }).trx_id)).filter((id) => !own.has(id));
-  return { ids: new Set(ids), complete: data.length < Math.min(OTHERS_LIMIT, ctx.data.pageLimit ?? OTHERS_LIMIT) };
+  const data = records(ex);
+  if (!data) return { ids: new Set(), complete: false };
+  const ids = data.map((r) => String(r.trx_id)).filter((id) => !own.has(id));
+  const shown = (bodyOf(ex)?.data as unknown[] | undefined)?.length ?? 0;
+  return { ids: new Set(ids), complete: shown < Math.min(OTHERS_LIMIT, ctx.data.pageLimit ?? OTHERS_LIMIT) };
 }
 
 /** Whether another client was at work between two reads of one date (or the reads cannot tell). */

@@ -1,5 +1,5 @@
 import type { Target } from '../client/target.js';
-import { bodyOf } from '../openapi/exchange.js';
+import { bodyOf, records } from '../openapi/exchange.js';
 import { to62 } from '../openapi/numbers.js';
 import type { Exchange } from '../openapi/types.js';
 import { type KindedRecord, recordsOfEveryKind } from './record-kinds.js';
@@ -79,23 +79,23 @@ export function discoveredData(
 ): TargetData {
   const body = ex ? bodyOf(ex) : undefined;
   const data = body?.ok === true && Array.isArray(body.data) ? body.data : [];
-  const records = wellFormed(data);
-  const all = new Map(records.map((r) => [r.trx_id, r]));
-  for (const c of census) for (const r of wellFormed(okRecords(c))) if (!all.has(r.trx_id)) all.set(r.trx_id, r);
+  const shown = wellFormed(data);
+  const all = new Map(shown.map((r) => [r.trx_id, r]));
+  for (const c of census) for (const r of wellFormed(records(c) ?? [])) if (!all.has(r.trx_id)) all.set(r.trx_id, r);
   // Prefer a record of a past date (not the newest date seen, which may still be growing) that shares its
   // date with the most records, so that date filters and GET/POST comparisons have several stable records.
   const newest =
-    records
+    shown
       .map((r) => String(r.date))
       .sort()
       .pop() ?? '';
-  const count = (d: string): number => records.filter((r) => r.date === d).length;
-  const past = records
+  const count = (d: string): number => shown.filter((r) => r.date === d).length;
+  const past = shown
     .filter((r) => String(r.date) < newest)
     .sort((a, b) => count(String(b.date)) - count(String(a.date)) || String(a.trx_id).localeCompare(String(b.trx_id)));
   const documented = (r: Readonly<Record<string, unknown>>): Record<string, string> =>
     Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(r[k])]));
-  const record = past[0] ?? records[0];
+  const record = past[0] ?? shown[0];
   const pick = record ? documented(record) : undefined;
   // The used trx_id that guards read-only invites: one whose member is none of the run's own numbers, so that
   // a guarded invite never repeats its first request exactly (a provider may answer that as an idempotent replay,
@@ -103,11 +103,11 @@ export function discoveredData(
   const own = new Set(ownNumbers.map(to62));
   // Without a past record, the page's last one: most providers answer newest first, and the newest may still be
   // settling (a transaction shown PENDING for a moment is legal).
-  const guard = [...past, ...[...records].reverse()].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
+  const guard = [...past, ...[...shown].reverse()].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
   return {
     ...(pick ? { record: pick } : {}),
     ...(newest ? { newestDate: newest } : {}),
-    seen: records.length,
+    seen: shown.length,
     ...(data.length > 0 && data.length < asked
       ? { pageLimit: Math.max(2, data.length) }
       : asked < DISCOVERY_LIMIT
@@ -129,12 +129,6 @@ function wellFormed(data: readonly unknown[]): Record<string, string>[] {
         (k) => typeof (r as Record<string, unknown>)[k] === 'string',
       ),
   );
-}
-
-/** The records of a history answer that succeeded, or none. */
-function okRecords(ex: Exchange): unknown[] {
-  const b = bodyOf(ex);
-  return b?.ok === true && Array.isArray(b.data) ? b.data : [];
 }
 
 /** Limits discovery asks with, largest first: a provider may refuse a limit above its own maximum. */
@@ -161,8 +155,9 @@ export async function discover(raw: RawSend, policy: SendPolicy, target: GateTar
       if (!ok(ex)) continue;
       // A census of the last three years: records of other kinds (older ones, other statuses) than the first
       // page, which is often all of the newest date.
-      const years = (ex.body as { data?: { date?: unknown }[] }).data?.map((r) => Number(String(r.date).slice(0, 4)));
-      const newest = Math.max(0, ...(years ?? []).filter((y) => y > 1900 && y < 10_000));
+      // Only records that are records (any answer may come: HIS-1 judges the rest).
+      const years = wellFormed(records(ex) ?? []).map((r) => Number(String(r.date).slice(0, 4)));
+      const newest = Math.max(0, ...years.filter((y) => y > 1900 && y < 10_000));
       const census = newest
         ? await Promise.all(
             [newest, newest - 1, newest - 2].map((y) =>

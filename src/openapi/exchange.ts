@@ -16,6 +16,17 @@ export function records(ex: Exchange): Body[] | undefined {
   return body.data.filter((r): r is Body => typeof r === 'object' && r !== null);
 }
 
+/** The record of a trx_id in a successful history answer, if it shows one. */
+export function recordOf(ex: Exchange, trx: unknown): Body | undefined {
+  return records(ex)?.find((r) => r.trx_id === trx);
+}
+
+/** The provider's date of a trx_id's record in a history answer, if it shows one with a date. */
+export function dateOf(ex: Exchange, trx: unknown): string | undefined {
+  const date = recordOf(ex, trx)?.date;
+  return typeof date === 'string' ? date : undefined;
+}
+
 /**
  * Whether an answer's `data` is a record: an object with at least one field that is not null (`{}`, `[]` and
  * null are not; what TRX-2 forbids for an unknown ID and TRX-1 requires for a known one).

@@ -115,6 +115,16 @@ export const CONTRACT_FAULTS = [
       }));
     },
   },
+  {
+    // Any answer may come: the gate's own reads of history (discovery, settling) must survive it and judge it.
+    name: 'history-records-null',
+    clause: 'HIS-1',
+    also: ['INV-6'],
+    description: 'every record of a history answer is null (so the run’s own invites never show as records)',
+    answer: (b, c) => {
+      if (c.endpoint === 'history-transaksi' && Array.isArray(b.data)) b.data = b.data.map(() => null);
+    },
+  },
   { name: 'limit-ignored', clause: 'HIS-2', description: 'the limit parameter is ignored' },
   { name: 'date-filters-ignored', clause: 'HIS-3', description: 'date, month and year filters are ignored' },
   { name: 'q-ignored', clause: 'HIS-4', description: 'the q filter is ignored' },

@@ -1,4 +1,5 @@
 import { historyComplete } from '../../checks/outcome.js';
+import { dateOf, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
 import { coverageCases, type GeneratedCase, nearMissCases } from '../generators/cases.js';
@@ -84,8 +85,7 @@ async function unknownForSure(
         q: id,
         limit: compareLimit(ctx),
       });
-      const found = (ex.body as { data?: { trx_id?: unknown }[] } | undefined)?.data;
-      if (historyComplete(api, ex) !== true || found?.some((r) => r.trx_id === id)) maybe.add(id);
+      if (historyComplete(api, ex) !== true || recordOf(ex, id) !== undefined) maybe.add(id);
     }),
   );
   return cases.map((c) => {
@@ -268,8 +268,7 @@ async function limitsAround(ctx: ScenarioContext): Promise<void> {
   const data = (all.body as { ok?: unknown; data?: unknown } | undefined)?.data;
   const n = Array.isArray(data) ? data.length : 0;
   if (n === 0 || n >= compareLimit(ctx)) return;
-  const matching = (Array.isArray(data) ? data : []) as Record<string, string>[];
-  const expectedRecords = matching.map((x) => ({ trx_id: String(x.trx_id) }));
+  const expectedRecords = (records(all) ?? []).map((x) => ({ trx_id: String(x.trx_id) }));
   for (const method of METHODS)
     for (const limit of [...new Set([0, 1, n - 1, n, n + 1])].filter((l) => l >= 0)) {
       const c: GeneratedCase = {
@@ -310,18 +309,13 @@ function inFlight(method: Method): Scenario {
       if ((single.body as { ok?: unknown }).ok !== true)
         throw new PreconditionFailed('the invite that measures the price of one was refused');
       const params = inviteParams(ctx);
-      const shows = (trx: unknown) => (ex: Exchange) => {
-        const data = (ex.body as { data?: unknown } | undefined)?.data;
-        return Array.isArray(data) && data.some((r) => (r as { trx_id?: unknown }).trx_id === trx);
-      };
+      const shows = (trx: unknown) => (ex: Exchange) => recordOf(ex, trx) !== undefined;
       const historyOf = (trx: unknown) => () =>
         ctx.send('history-transaksi', method, { ...key, q: trx, limit: compareLimit(ctx) });
       // The provider's date of the single invite, and what else the account shows that day before the balance
       // is read: another client's work would move the balance too.
       const shown = await ctx.settle(historyOf(single.params.trx_id), shows(single.params.trx_id));
-      const date = (shown.body as { data?: { trx_id?: unknown; date?: string }[] }).data?.find(
-        (r) => r.trx_id === single.params.trx_id,
-      )?.date;
+      const date = dateOf(shown, single.params.trx_id);
       const own = (): Set<string> => ownIds(ctx, single.params.trx_id, params.trx_id);
       const othersBefore = date ? await othersOn(ctx, method, date, own()) : undefined;
       // A provider may charge when it completes the invite: look again until the balance has moved.

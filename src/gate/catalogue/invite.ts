@@ -1,4 +1,4 @@
-import { saldoOf } from '../../openapi/exchange.js';
+import { dateOf, recordOf, saldoOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
@@ -43,13 +43,6 @@ function refusalIntent(ctx: ScenarioContext, clause: 'INV-3' | 'INV-4'): InviteI
 }
 
 /** The record of a trx_id in a history answer. */
-function recordOf(ex: Exchange, trx: unknown): { date?: string } | undefined {
-  const data = body(ex).data;
-  return Array.isArray(data)
-    ? (data as { trx_id?: unknown; date?: string }[]).find((r) => r.trx_id === trx)
-    : undefined;
-}
-
 /** Names the invites that are carried out carry, by method: accented Latin, an emoji, Arabic, Chinese. */
 const NAMES_CARRIED_OUT: Record<Method, readonly string[]> = {
   GET: ['Zoë Ñúñez', 'Ani 😀'],
@@ -69,8 +62,7 @@ function succeeded(ex: Exchange, clauses: string): Exchange {
 /** Every invite-member scenario's history read of one trx_id, and whether an answer carries it. */
 const history = (ctx: ScenarioContext, method: Method, trx: unknown): Promise<Exchange> =>
   ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, q: trx, limit: compareLimit(ctx) });
-const carries = (trx: unknown) => (ex: Exchange) =>
-  Array.isArray(body(ex).data) && (body(ex).data as { trx_id?: unknown }[]).some((r) => r.trx_id === trx);
+const carries = (trx: unknown) => (ex: Exchange) => recordOf(ex, trx) !== undefined;
 
 /**
  * The invite area, run in order in one worker: ENV-1..4 and AUTH-1 on invite-member, then INV-1..6 and
@@ -230,7 +222,7 @@ function repeatScenario(api: ApiModel, method: Method): Scenario {
       // The provider's date of it, and what else the account shows that day: another client's work (a
       // reseller's account is shared with production) would move the balance too.
       const shown = await ctx.settle(() => history(ctx, method, params.trx_id), carries(params.trx_id));
-      const date = recordOf(shown, params.trx_id)?.date;
+      const date = dateOf(shown, params.trx_id);
       const othersBefore = date ? await othersOn(ctx, method, date, ownIds(ctx, params.trx_id)) : undefined;
       // The price of one invite: a provider may charge when it completes the invite, so look again until the
       // balance has moved (within the settle window).

@@ -1,4 +1,4 @@
-import { bodyOf, records } from '../../openapi/exchange.js';
+import { bodyOf, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { compareLimit, WRONG_KEY } from '../sampling.js';
@@ -148,7 +148,7 @@ export function kindScenarios(api: ApiModel): Scenario[] {
             const ex = await ctx.settle(
               () =>
                 ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, q: trx, limit: compareLimit(ctx) }),
-              (e) => (records(e) ?? []).some((r) => r.trx_id === trx),
+              (e) => recordOf(e, trx) !== undefined,
             );
             return ownRecord(ex, trx);
           }),
@@ -174,7 +174,7 @@ export function kindScenarios(api: ApiModel): Scenario[] {
 /** The documented fields of the record of `trx` in a history answer, when every one is a string. */
 function ownRecord(ex: Exchange, trx: string): HistoryRecord | undefined {
   if (bodyOf(ex)?.ok !== true) return undefined;
-  const r = (records(ex) ?? []).find((x) => x.trx_id === trx);
+  const r = recordOf(ex, trx);
   const fields = ['trx_id', 'manager_number', 'member_number', 'date'] as const;
   if (!r || !fields.every((k) => typeof r[k] === 'string')) return undefined;
   return Object.fromEntries(fields.map((k) => [k, String(r[k])]));

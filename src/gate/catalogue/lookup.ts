@@ -1,4 +1,4 @@
-import { bodyOf, hasDataRecord, records } from '../../openapi/exchange.js';
+import { bodyOf, hasDataRecord, recordOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS } from '../../openapi/types.js';
 import type { CarriedOut } from '../invite-ledger.js';
@@ -66,7 +66,7 @@ export function lookupScenarios(api: ApiModel): Scenario[] {
             );
             const history = await ctx.settle(
               () => ctx.send('history-transaksi', method, { ...key, q: trx_id, limit: compareLimit(ctx) }),
-              (ex) => (records(ex) ?? []).some((r) => r.trx_id === trx_id),
+              (ex) => recordOf(ex, trx_id) !== undefined,
             );
             // The invite as it was answered: INV-6 compares history's numbers with its detail.
             const invite: Exchange = { ...lookup, endpoint: 'invite-member', params: { trx_id }, body: own.body };
