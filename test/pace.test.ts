@@ -138,17 +138,25 @@ describe('the run pace', () => {
   });
 });
 
-describe('the learned rate', () => {
-  it("names the provider's rate by the least bucket that let through every 5 s: bursts and slow stretches do not move it", () => {
-    let now = 0;
-    const rate = new LearnedRate(
-      undefined,
-      () => undefined,
-      () => now,
-    );
-    const through = (n: number, ms: number): void => {
+/** A learned rate on a clock of its own, and `through(n, ms)`: n answers let through evenly over ms. */
+function clocked(): { rate: LearnedRate; through(n: number, ms: number): void } {
+  let now = 0;
+  const rate = new LearnedRate(
+    undefined,
+    () => undefined,
+    () => now,
+  );
+  return {
+    rate,
+    through(n, ms) {
       for (let i = 0; i < n; i++, now += ms / n) rate.report(false);
-    };
+    },
+  };
+}
+
+describe('the learned rate', () => {
+  it("names the provider's rate by the least bucket that let through every window: bursts and slow stretches do not move it", () => {
+    const { rate, through } = clocked();
     // Unpaced: a full bucket of 8/s (burst 2) lets 18 through in the first 2 s, then limits.
     through(18, 2000);
     assert.equal(rate.providerRate(), undefined, 'no rate before a limit');
@@ -167,14 +175,9 @@ describe('the learned rate', () => {
   });
 
   it('a long stretch just under the limit names the rate, where the burst is spent: 98 a second for 30 s', () => {
-    let now = 0;
-    const rate = new LearnedRate(
-      undefined,
-      () => undefined,
-      () => now,
-    );
+    const { rate, through } = clocked();
     rate.report(true);
-    for (let i = 0; i < 2940; i++, now += 1000 / 98) rate.report(false);
+    through(2940, 30_000);
     // Any 5 s alone says 93/s (a burst of 24 could have carried 5 s of it); 30 s of it cannot be a burst.
     assert.ok((rate.providerRate() ?? 0) >= 97, `${rate.providerRate()}`);
   });
