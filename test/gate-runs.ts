@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ContractSummary } from '../src/gate/summary.ts';
+import type { Reading } from '../src/simulator/legal.ts';
+import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
+
+// Gate runs against simulators playing readings other than the reference, for the verdict test files
+// (gate-verdicts, legal-readings, where-users-run, money-preflight): through the CLI as a real target, or in process.
+
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-verdicts-'));
+let runs = 0;
+
+/** `h2h contract --allow-writes` against a simulator as a real target, with its own reports folder. */
+export async function gateAgainst(sim: Simulator, extra: string[] = []) {
+  const reports = join(tmp, `run-${++runs}`);
+  const args = ['contract', '--reports-dir', reports, ...writeTargetFlags(sim), ...extra];
+  const r = await runCli(args, { env: NO_TARGET_ENV, timeoutMs: 240_000 });
+  let summary: ContractSummary | undefined;
+  try {
+    summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
+  } catch {
+    summary = undefined;
+  }
+  return { ...r, reports, summary, console: r.stdout + r.stderr };
+}
+
+/** A simulator playing `reading` (and one fault), stopped whatever `fn` does. */
+export async function withSim<T>(
+  reading: Reading,
+  fn: (sim: Simulator) => Promise<T>,
+  fault?: 'invite-hang',
+): Promise<T> {
+  const sim = await startSimulator({ reading, ...(fault ? { fault: { name: fault } } : {}) });
+  try {
+    return await fn(sim);
+  } finally {
+    await sim.close();
+  }
+}
+
+/** In-process runs mostly wait on timers and sockets: three at once keep one core busy (CONCURRENCY overrides). */
+export const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 3);

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import type { ContractSummary } from '../src/gate/summary.ts';
+import { CLAUSE_IDS } from '../src/openapi/types.ts';
+import {
+  BOUNDARY_FAULTS,
+  CONTRACT_FAULTS,
+  type Fault,
+  GENERATED_FAULTS,
+  INDEPENDENT_FAULTS,
+  ROLE_FAULTS,
+} from '../src/simulator/faults.ts';
+import { parseReading } from '../src/simulator/legal.ts';
+import { startSimulator } from '../src/simulator/server.ts';
+import { gateInProcess, violated } from './helpers.ts';
+
+// The mutation self-test's runs (mutation.test.ts, mutation-boundaries.test.ts): every fault of the simulator's
+// catalogue makes the gate name exactly the clause it breaks (and those its own words say the same breach breaks
+// too, `also`), and no other.
+
+export const FAULTS: readonly Fault[] = [
+  ...CONTRACT_FAULTS,
+  ...GENERATED_FAULTS,
+  ...BOUNDARY_FAULTS,
+  ...ROLE_FAULTS,
+  ...INDEPENDENT_FAULTS,
+];
+export const own = (f: Fault): string[] =>
+  CLAUSE_IDS.filter((id) => id === f.clause || (f.also as readonly string[] | undefined)?.includes(id));
+
+/**
+ * A reading that differs from the reference on most knobs, the new ones included (the lag short of settle), with
+ * another client of the same account inviting every second: the boundary faults run under it.
+ */
+export const OTHER =
+  'slot=random,order=shuffled,default-limit=10,max-limit=50,refusal-http=200,refusal-words=lower,message=present,member-form=08,extra=everywhere,content-type=params,post-body=json,saldo=big,lag=200ms,conflict=alias,content-coding=gzip,neighbour=1s';
+/** The reference reading with another client of the same account inviting every second: the other faults. */
+export const SHARED = 'neighbour=1s';
+/** The faults at an input boundary, a record's kind or a parameter's role: run under OTHER. */
+export const AT_BOUNDARIES: readonly Fault[] = [...GENERATED_FAULTS, ...BOUNDARY_FAULTS, ...ROLE_FAULTS];
+
+/** In-process runs mostly wait on timers and sockets: three at once keep one core busy (CONCURRENCY overrides). */
+export const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 3);
+
+/** The gate run in process against the simulator with one fault, under a reading: exactly the fault's clauses. */
+export async function namesExactly(fault: Fault, reading: string, settleMs?: number): Promise<void> {
+  const sim = await startSimulator({ fault: { name: fault.name } as never, reading: parseReading(reading) });
+  let summary: ContractSummary;
+  try {
+    summary = (await gateInProcess(sim, settleMs ? { settleMs } : {})).summary;
+  } finally {
+    await sim.close();
+  }
+  assert.deepEqual(violated(summary), own(fault), `${fault.description}`);
+  assert.equal(summary.result, 'violated');
+  for (const id of own(fault))
+    assert.ok(summary.clauses.find((c) => c.id === id)?.failures[0]?.endpoint, `${id} names where it broke`);
+}
