@@ -1,4 +1,4 @@
-import { bodyOf, records } from '../openapi/exchange.js';
+import { bodyOf, recordOf, records } from '../openapi/exchange.js';
 import { historyComplete } from './outcome.js';
 import { defineCheck } from './types.js';
 import { finding } from './util.js';
@@ -31,7 +31,7 @@ export const his5 = defineCheck({
     const shortQ = sent.q !== undefined && String(sent.q).length < 8;
     if (bodyOf(ex)?.ok === false && (given.length > 1 || shortQ)) return [];
     const data = records(ex);
-    if (data?.some((r) => r.trx_id === expectedRecord.trx_id)) return [];
+    if (recordOf(ex, expectedRecord.trx_id)) return [];
     if (data && historyComplete(api, ex) !== true) return [];
     return [
       finding(

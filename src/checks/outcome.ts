@@ -1,15 +1,10 @@
-import { type Body, bodyOf, records } from '../openapi/exchange.js';
+import { type Body, bodyOf, recordKey, records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import { to62 } from '../openapi/numbers.js';
 import type { ClauseId, Exchange, Finding } from '../openapi/types.js';
 import { show } from '../shared/jsonpath.js';
 import { dateFilters, dateKeeps, limitOf, qOccursIn } from './filters.js';
 import { finding, param } from './util.js';
-
-/** The documented fields of a history record, numbers in 62-form: what two answers are compared on. */
-function recordKey(r: Body): string {
-  return JSON.stringify([r.trx_id, to62(r.manager_number), to62(r.member_number), r.date]);
-}
 
 /**
  * Whether a history answer holds every record its query matches: fewer records than the limit it asked for.

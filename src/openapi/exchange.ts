@@ -1,3 +1,4 @@
+import { to62 } from './numbers.js';
 import type { Exchange } from './types.js';
 
 /** A JSON object body. */
@@ -14,6 +15,11 @@ export function records(ex: Exchange): Body[] | undefined {
   const body = bodyOf(ex);
   if (body?.ok !== true || !Array.isArray(body.data)) return undefined;
   return body.data.filter((r): r is Body => typeof r === 'object' && r !== null);
+}
+
+/** The documented fields of a history record, numbers in 62-form: what two answers' records are compared on. */
+export function recordKey(r: Body): string {
+  return JSON.stringify([r.trx_id, to62(r.manager_number), to62(r.member_number), r.date]);
 }
 
 /** The record of a trx_id in a successful history answer, if it shows one. */

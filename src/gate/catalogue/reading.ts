@@ -1,4 +1,4 @@
-import { type Body, records } from '../../openapi/exchange.js';
+import { type Body, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { Exchange, Params } from '../../openapi/types.js';
 import { swapCase } from '../../shared/letter-case.js';
@@ -68,7 +68,7 @@ async function readProvider(api: ApiModel, ctx: ScenarioContext): Promise<Judgem
   else {
     const ex = await page({ q: swapCase(record.trx_id), limit: refusedAbove?.max ?? LARGE_LIMIT });
     const found = records(ex);
-    if (found) fact('q-case', found.some((r) => r.trx_id === record.trx_id) ? 'any' : 'exact', ex);
+    if (found) fact('q-case', recordOf(ex, record.trx_id) ? 'any' : 'exact', ex);
     else fact('q-case?', 'the search in another letter case was refused');
   }
   return [];
