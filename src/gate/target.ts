@@ -155,7 +155,7 @@ export async function discover(raw: RawSend, policy: SendPolicy, target: GateTar
       if (!ok(ex)) continue;
       // A census of the last three years: records of other kinds (older ones, other statuses) than the first
       // page, which is often all of the newest date.
-      // Only records that are records (any answer may come: HIS-1 judges the rest).
+      // Only well-formed records count here (any answer may come: HIS-1 judges the rest).
       const years = wellFormed(records(ex) ?? []).map((r) => Number(String(r.date).slice(0, 4)));
       const newest = Math.max(0, ...years.filter((y) => y > 1900 && y < 10_000));
       const census = newest

@@ -42,7 +42,6 @@ function refusalIntent(ctx: ScenarioContext, clause: 'INV-3' | 'INV-4'): InviteI
   return ctx.form === 'write' ? { expect: 'refusal', clause } : { expect: 'refusal', clause: 'used-trx' };
 }
 
-/** The record of a trx_id in a history answer. */
 /** Names the invites that are carried out carry, by method: accented Latin, an emoji, Arabic, Chinese. */
 const NAMES_CARRIED_OUT: Record<Method, readonly string[]> = {
   GET: ['Zoë Ñúñez', 'Ani 😀'],

@@ -55,6 +55,7 @@ export function boundaryValues(
   return [...out.values()];
 }
 
+/** The parameter of an endpoint, as openapi.yaml declares it. */
 function schemaOf(api: ApiModel, endpoint: Endpoint, name: string) {
   const param = api.operation(endpoint).params.find((p) => p.name === name);
   if (!param) throw new Error(`${endpoint} has no parameter ${name}`);
