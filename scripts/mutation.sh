@@ -16,8 +16,10 @@ if [ "$major" -lt 22 ]; then
 fi
 export H2H_MUTATION_KILLS="$PWD/reports/mutation/kills"
 mkdir -p "$H2H_MUTATION_KILLS"
-# The dry run records anew which mutants' code the reference run reaches (scripts/mutant-gate.ts).
+# The dry run records anew which mutants' code the reference run reaches (scripts/mutant-gate.ts). Mutant ids are
+# a run's own: the kill records of an earlier run would name this run's mutants wrongly, so they go too.
 rm -rf "$H2H_MUTATION_KILLS/coverage.json" "$H2H_MUTATION_KILLS/unreached" "$H2H_MUTATION_KILLS/survived"
+rm -f "$H2H_MUTATION_KILLS"/*.json
 start=$(date +%s)
 npx stryker run "$@"
 echo "mutation: stryker took $(( $(date +%s) - start )) s"
