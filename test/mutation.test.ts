@@ -10,10 +10,10 @@ import { AT_BOUNDARIES, CONCURRENCY, FAULTS, namesExactly, own, SHARED } from '.
 
 // The mutation self-test: every fault of the simulator's catalogue makes the gate name exactly the clause it
 // breaks, and no other. Most runs go in this process (the same planner, executor and summary as h2h contract); a
-// few go through the CLI and Playwright. The faults at a boundary run in mutation-boundaries.test.ts.
+// few go through the CLI and Playwright. The faults at a boundary run in mutation-shared and mutation-boundaries.
 
-// Every fault runs once with another client inviting on the same account: those at a boundary under a reading far
-// from the reference (mutation-boundaries.test.ts), the others beside the reference.
+// Every fault runs with another client inviting on the same account, beside the reference: those at a boundary in
+// mutation-shared.test.ts (and far from the reference in mutation-boundaries.test.ts), the others here.
 describe('mutation self-test, another client inviting on the same account: each fault fails the gate on its own clauses and no other', {
   concurrency: CONCURRENCY,
 }, () => {

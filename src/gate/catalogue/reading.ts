@@ -1,7 +1,7 @@
 import { type Body, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { Exchange, Params } from '../../openapi/types.js';
-import { swapCase } from '../../shared/letter-case.js';
+import { hasCasedLetter, swapCase } from '../../shared/letter-case.js';
 import type { Judgement, Scenario, ScenarioContext } from '../scenario.js';
 import { showExchange } from '../scenario-result.js';
 import { refusedFact } from '../vocabulary.js';
@@ -63,7 +63,8 @@ async function readProvider(api: ApiModel, ctx: ScenarioContext): Promise<Judgem
     else if (cut || large.length > 20) fact('default-limit', 'all', plainEx);
     else fact('default-limit?', `not reached: the account shows ${large.length} records, and all came without limit`);
   }
-  const record = known.find((r) => typeof r.trx_id === 'string' && swapCase(r.trx_id) !== undefined);
+  // A trx_id without a cased letter (digits, or a boundary case the run invited) reads the same in every case.
+  const record = known.find((r) => typeof r.trx_id === 'string' && hasCasedLetter(r.trx_id));
   if (!record?.trx_id) fact('q-case?', 'no record with letters in its trx_id to search in another case');
   else {
     const ex = await page({ q: swapCase(record.trx_id), limit: refusedAbove?.max ?? LARGE_LIMIT });
