@@ -7,7 +7,7 @@ import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
 
 // Gate runs against simulators playing readings other than the reference, for the verdict test files
-// (gate-verdicts, legal-readings, where-users-run, money-preflight): through the CLI as a real target, or in process.
+// (gate-verdicts, legal-readings, at-users-providers, money-preflight): through the CLI as a real target, or in process.
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-verdicts-'));
 let runs = 0;

@@ -7,7 +7,8 @@ import { CONCURRENCY } from './gate-runs.ts';
 import { gateInProcess, violated } from './helpers.ts';
 
 // The gate's verdicts against readings of the API other than the reference simulator's: a covering set of legal
-// readings, every one of which passes and is learned (legal-readings, where-users-run and money-preflight hold the rest).
+// readings, every one of which passes and is learned (legal-readings, at-users-providers and money-preflight hold
+// the rest).
 
 /** What every run shows, whatever the account holds: refusals, the envelope's form, the balance, the conflicts. */
 const ALWAYS_SEEN = [
