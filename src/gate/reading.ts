@@ -239,7 +239,7 @@ const NOT_SEEN: Partial<Record<Knob, string>> = {
   'member-form': 'no history record came',
   saldo: 'no balance came',
   repeat:
-    'no used trx_id was refused for that alone: a read-only run repeats one only with a product that cannot exist, which a provider may refuse first (--allow-writes repeats one with the product)',
+    'no invite was sent again as it was and answered for its used trx_id alone: a read-only run repeats one only with a product that cannot exist, which a provider may refuse first (--allow-writes repeats one with the product; a repeat with another member tells nothing, as a provider that replays refuses it too)',
   conflict: 'no request with two names of one parameter was answered',
   'q-case': 'no record with letters in its trx_id to search in another case',
   'default-limit': 'not asked (--grep)',

@@ -108,6 +108,8 @@ class ScenarioTraffic {
   /** The last balance read, and the invites carried out since it: a drop after exactly one is its price. */
   private lastSaldo: number | undefined;
   private carriedSince = 0;
+  /** The parameters (folded) of each invite this scenario had carried out, by trx_id: what a repeat repeats. */
+  private readonly firstInvites = new Map<string, string>();
 
   constructor(
     private readonly title: string,
@@ -236,16 +238,17 @@ class ScenarioTraffic {
 
   /**
    * A used trx_id sent again: refused, or answered with its first answer (the reading's `repeat`). A refusal
-   * says so only of a request with nothing else wrong: a guarded one may be refused for its product alone.
+   * says so only of the same invite again, with nothing else wrong: a provider that answers a repeat as a replay
+   * refuses the same trx_id with another member, and a guarded one may be refused for its product alone.
    */
   private readRepeat(params: Params, intent: InviteIntent, ex: Exchange, replay: boolean): void {
     if (intent.clause !== 'used-trx' && !(intent.clause === 'INV-5' && intent.expect === 'refusal')) return;
     const ok = bodyOf(ex)?.ok === true;
     const folded = this.api.foldRequest('invite-member', params);
-    const alone =
-      folded.problems.length === 0 &&
-      String(folded.params.product_code ?? '').toLowerCase() === (this.deps.target.product ?? '').toLowerCase();
-    if (ok ? replay : alone) this.readingFact('repeat', ok ? 'replay' : 'refuse', ex);
+    const trx = inviteTrxId(this.api, params);
+    const again =
+      folded.problems.length === 0 && trx !== undefined && this.firstInvites.get(trx) === JSON.stringify(folded.params);
+    if (ok ? replay : again) this.readingFact('repeat', ok ? 'replay' : 'refuse', ex);
   }
 
   /** Sends one admitted invite, settles it in the ledger, and learns what its answer tells. */
@@ -269,6 +272,8 @@ class ScenarioTraffic {
     this.settleInvite(intent, trx, ok && !replay ? 'accepted' : 'refused');
     if (intent.clause === 'used-trx' && ok && !replay && trx !== undefined) await this.judgeGuard(method, ex, trx);
     if (intent.expect === 'success' && ok) this.carriedOut(trx, params, ex);
+    if (intent.expect === 'success' && ok && trx !== undefined)
+      this.firstInvites.set(trx, JSON.stringify(this.api.foldRequest('invite-member', params).params));
     if (intent.expect === 'success' && !ok) await this.explainRefusal(method);
     return ex;
   }
