@@ -6,17 +6,19 @@ import type { Reading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
 
-// Gate runs against simulators playing readings other than the reference, for the verdict test files
-// (gate-verdicts, legal-readings, at-users-providers, money-preflight): through the CLI as a real target, or in process.
+// Gate runs through the CLI, for the test files that judge its verdicts (gate, gate-verdicts, legal-readings,
+// at-users-providers, money-preflight), against the embedded simulator or one playing another reading.
 
-const tmp = mkdtempSync(join(tmpdir(), 'h2h-verdicts-'));
+const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
 let runs = 0;
 
-/** `h2h contract --allow-writes` against a simulator as a real target, with its own reports folder. */
-export async function gateAgainst(sim: Simulator, extra: string[] = []) {
+/** `h2h contract` with its own reports folder and no target from the environment: exit code, console, summary. */
+export async function contractRun(args: string[], env: NodeJS.ProcessEnv = {}) {
   const reports = join(tmp, `run-${++runs}`);
-  const args = ['contract', '--reports-dir', reports, ...writeTargetFlags(sim), ...extra];
-  const r = await runCli(args, { env: NO_TARGET_ENV, timeoutMs: 240_000 });
+  const r = await runCli(['contract', '--reports-dir', reports, ...args], {
+    env: { ...NO_TARGET_ENV, ...env },
+    timeoutMs: 240_000,
+  });
   let summary: ContractSummary | undefined;
   try {
     summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
@@ -24,6 +26,11 @@ export async function gateAgainst(sim: Simulator, extra: string[] = []) {
     summary = undefined;
   }
   return { ...r, reports, summary, console: r.stdout + r.stderr };
+}
+
+/** `h2h contract --allow-writes` against a simulator as a real target. */
+export function gateAgainst(sim: Simulator, extra: string[] = []) {
+  return contractRun([...writeTargetFlags(sim), ...extra]);
 }
 
 /** A simulator playing `reading` (and one fault), stopped whatever `fn` does. */

@@ -8,30 +8,14 @@ import type { ContractSummary } from '../src/gate/summary.ts';
 import { TRX_KINDS } from '../src/gate/trx-ids.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
-import { ROOT, runCli, violated } from './helpers.ts';
+import { contractRun } from './gate-runs.ts';
+import { ROOT, violated } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
-let runs = 0;
-
-/** Runs `h2h contract` with its own reports folder; returns the exit code, the console and the summary. */
-async function gate(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const reports = join(tmp, `run-${++runs}`);
-  const r = await runCli(['contract', '--reports-dir', reports, ...args], {
-    env: { H2H_BASE_URL: '', H2H_API_KEY: '', ...env },
-    timeoutMs: 180_000,
-  });
-  let summary: ContractSummary | undefined;
-  try {
-    summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
-  } catch {
-    summary = undefined;
-  }
-  return { ...r, reports, summary, console: r.stdout + r.stderr };
-}
 
 describe('h2h contract against the embedded simulator', () => {
   it('passes with no flags, writes included, and the summary lists every clause as passed', async () => {
-    const r = await gate([]);
+    const r = await contractRun([]);
     assert.equal(r.code, 0, r.console.slice(-3000));
     assert.deepEqual(
       r.summary?.clauses.map((c) => [c.id, c.status]),
@@ -50,7 +34,7 @@ describe('h2h contract against the embedded simulator', () => {
   });
 
   it('the legal profile passes, its extra fields reported as drift; --strict fails on them', async () => {
-    const r = await gate(['--simulator-legal', 'legal']);
+    const r = await contractRun(['--simulator-legal', 'legal']);
     assert.equal(r.code, 0, r.console.slice(-2000));
     const drift = r.summary?.drift.map((d) => `${d.kind} ${d.path}`) ?? [];
     for (const p of ['field $.server_time', 'field $.data[].channel', 'field $.meta', 'field $.errors'])
@@ -59,7 +43,7 @@ describe('h2h contract against the embedded simulator', () => {
     // A transaction's own state other than SUCCESS (the fixture's FAILED and PENDING) is a status the
     // description does not name.
     assert.ok(drift.includes('status $.data.status'), drift.join(', '));
-    const strict = await gate(['--simulator-legal', 'legal', '--strict', '--grep', 'BAL-1']);
+    const strict = await contractRun(['--simulator-legal', 'legal', '--strict', '--grep', 'BAL-1']);
     assert.equal(strict.code, 1);
     assert.equal(strict.summary?.result, 'violated');
   });
@@ -70,7 +54,7 @@ describe('secrets and money', () => {
     const sim = await startSimulator();
     try {
       const before = sim.state.saldo(sim.fixture.suite.account);
-      const r = await gate(['--base-url', sim.url, '--api-key', sim.apiKey]);
+      const r = await contractRun(['--base-url', sim.url, '--api-key', sim.apiKey]);
       assert.equal(r.code, 0, r.console.slice(-2000));
       assert.match(r.console, /read-only run/);
       const invites = sim.log.filter((e: LogEntry) => e.endpoint === 'invite-member');
@@ -97,7 +81,7 @@ describe('secrets and money', () => {
     try {
       const empty = sim.fixture.accounts.find((a) => a.id === 'empty');
       const args = ['--base-url', sim.url, '--api-key', empty?.api_key ?? ''];
-      const r = await gate(args);
+      const r = await contractRun(args);
       assert.equal(r.code, 4, r.console.slice(-2000));
       assert.equal(r.summary?.result, 'inconclusive');
       assert.match(r.console, /the account has no history/);
@@ -116,7 +100,7 @@ describe('secrets and money', () => {
       assert.match(md, /\| HIS-3 \| \*inconclusive\* \|[^\n]*no history/);
       const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
       assert.match(junit, /<system-out><!\[CDATA\[inconclusive: no history/);
-      const allowed = await gate([...args, '--allow-inconclusive']);
+      const allowed = await contractRun([...args, '--allow-inconclusive']);
       assert.equal(allowed.code, 0, '--allow-inconclusive makes it 0');
     } finally {
       await sim.close();
@@ -151,7 +135,7 @@ describe('configuration and failures of the run itself', () => {
   });
 
   it('an unreachable target exits 2, reported as such', async () => {
-    const r = await gate(['--base-url', 'http://127.0.0.1:9', '--api-key', 'x-key-123']);
+    const r = await contractRun(['--base-url', 'http://127.0.0.1:9', '--api-key', 'x-key-123']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /target unreachable: http:\/\/127\.0\.0\.1:9/);
     assert.equal(r.summary, undefined);
@@ -196,7 +180,7 @@ describe('configuration and failures of the run itself', () => {
       [['--simulator-fault', 'nope'], /--simulator-fault: unknown fault 'nope'/],
     ];
     for (const [args, message] of cases) {
-      const r = await gate(args);
+      const r = await contractRun(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.console.slice(-500)}`);
       assert.match(r.stderr, message, args.join(' '));
       assert.ok(!r.stderr.includes('hunter2'));
@@ -206,7 +190,7 @@ describe('configuration and failures of the run itself', () => {
   it("a known deviation is not judged, with its reason; it never hides another clause's finding", async () => {
     const p = join(tmp, 'deviation.yaml');
     writeFileSync(p, 'deviations:\n  - clause: TRX-2\n    reason: provider ticket H2H-42, fix due in December\n');
-    const r = await gate(['--config', p, '--simulator-fault', 'lookup-phantom', '--grep', 'TRX-2|BAL-1']);
+    const r = await contractRun(['--config', p, '--simulator-fault', 'lookup-phantom', '--grep', 'TRX-2|BAL-1']);
     assert.equal(r.code, 0, r.console.slice(-2000));
     const trx2 = r.summary?.clauses.find((c) => c.id === 'TRX-2');
     assert.equal(trx2?.status, 'not-judged');
@@ -215,7 +199,14 @@ describe('configuration and failures of the run itself', () => {
     // HIS-2 broken (limit 10 and more answers one record more), found also by AUTH-1 and ENV-4 scenarios: a
     // deviation for AUTH-1 does not hide it, and it is counted under HIS-2 wherever it was found.
     writeFileSync(p, 'deviations:\n  - clause: AUTH-1\n    reason: provider ticket H2H-7\n');
-    const his2 = await gate(['--config', p, '--simulator-fault', 'limit-over-from-10', '--grep', 'AUTH-1|ENV-4']);
+    const his2 = await contractRun([
+      '--config',
+      p,
+      '--simulator-fault',
+      'limit-over-from-10',
+      '--grep',
+      'AUTH-1|ENV-4',
+    ]);
     assert.equal(his2.code, 1, his2.console.slice(-2000));
     assert.deepEqual(violated(his2.summary), ['HIS-2']);
     const tests = new Set(his2.summary?.clauses.find((c) => c.id === 'HIS-2')?.failures.map((f) => f.test));
@@ -228,7 +219,7 @@ describe('configuration and failures of the run itself', () => {
   it('a transport error is retried once and marked flaky; a contract failure is never retried', async () => {
     const sim = await startSimulator({ fault: { name: 'reset-first' } });
     try {
-      const r = await gate(['--base-url', sim.url, '--api-key', sim.apiKey, '--grep', 'BAL-1|TRX-1']);
+      const r = await contractRun(['--base-url', sim.url, '--api-key', sim.apiKey, '--grep', 'BAL-1|TRX-1']);
       assert.equal(r.code, 0, r.console.slice(-2000));
       assert.ok((r.summary?.flaky.length ?? 0) > 0);
       assert.match(r.summary?.flaky[0]?.note ?? '', /passed on retry/);
@@ -238,7 +229,7 @@ describe('configuration and failures of the run itself', () => {
     }
     const phantom = await startSimulator({ fault: { name: 'lookup-phantom' } });
     try {
-      const r = await gate(['--base-url', phantom.url, '--api-key', phantom.apiKey, '--grep', 'TRX-2']);
+      const r = await contractRun(['--base-url', phantom.url, '--api-key', phantom.apiKey, '--grep', 'TRX-2']);
       assert.equal(r.code, 1);
       // TRX-2 looks up one fresh ID of every kind per method and name of trx_id: each once, never again.
       const lookups = phantom.log
