@@ -27,6 +27,23 @@ async function htmlServer(): Promise<{ url: string; close(): Promise<void> }> {
   return listenLocal(server);
 }
 
+/**
+ * A server that answers GET with an HTML page of `status` and resets every POST before answering, as a server
+ * (or a proxy refusing credentials) that answers before reading a body and closes often does.
+ */
+async function resettingServer(status: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (req.method === 'POST') {
+      req.socket.resetAndDestroy();
+      return;
+    }
+    req.resume();
+    res.writeHead(status, { 'content-type': 'text/html' });
+    res.end('<?xml version="1.0" encoding="UTF-8" ?>\n<!DOCTYPE html><html><body>Unauthorized</body></html>');
+  });
+  return listenLocal(server);
+}
+
 /** `h2h contract` timed from start to exit. */
 async function timedGate(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string; ms: number }> {
   const t0 = performance.now();
@@ -56,6 +73,35 @@ describe('a base URL that is not the API is told from a refused key', () => {
     assert.ok(r.stderr.includes(`check --base-url (called ${html.url}/api/saldo-user)`), r.stderr);
     assert.doesNotMatch(r.stderr, /key was refused/);
     assert.equal(r.stdout, '');
+  });
+
+  it('an HTML page on GET and a reset POST: still "does not look like the H2H API", the reset named', async () => {
+    const resetting = await resettingServer(404);
+    try {
+      const r = await timedGate(['--base-url', resetting.url, '--api-key', 'some-key-1234']);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(
+        r.stderr,
+        /does not look like the H2H API: saldo-user answered HTTP 404 .* on GET \(POST: no answer, reset\)/,
+      );
+    } finally {
+      await resetting.close();
+    }
+  });
+
+  it('a proxy refusing with 401 text/html on GET and a reset on POST: exit 2 naming the proxy', async () => {
+    const proxy = await resettingServer(401);
+    try {
+      const r = await runCli(['contract', '--reports-dir', reports(), '--base-url', sim.url, '--api-key', sim.apiKey], {
+        env: { ...NO_TARGET_ENV, HTTP_PROXY: proxy.url, NO_PROXY: '', no_proxy: '', http_proxy: '' },
+        timeoutMs: 60_000,
+      });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.ok(r.stderr.includes(`through proxy ${proxy.url}`), r.stderr);
+      assert.match(r.stderr, /HTTP 401 text\/html \(POST: no answer, reset\), not JSON: the proxy refused/);
+    } finally {
+      await proxy.close();
+    }
   });
 
   for (const [name, target] of [

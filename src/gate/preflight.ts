@@ -50,26 +50,28 @@ export async function preflight(
     );
   }
   const exchanges = METHODS.map((m) => answers[m]).filter((a): a is Exchange => !!a && !(a instanceof Error));
-  // Through a proxy, an answer with no JSON at all to both methods is most likely the proxy's (tinyproxy refuses
-  // wrong credentials with 401 text/html), not the API's: a configuration error that names the proxy.
+  // Every method either answered or got no answer at all (a server that answers an error page before reading a
+  // POST body and closes often resets that POST): what answered speaks for the target. A rate limit is no answer
+  // of that kind: it may be the API's own.
+  const lost = METHODS.filter((m) => answers[m] instanceof TransportError);
+  const lostNote = lost.map((m) => ` (${m}: no answer, ${(answers[m] as TransportError).reason})`).join('');
+  const allSpoke = exchanges.length + lost.length === METHODS.length;
+  // Through a proxy, an answer with no JSON at all is most likely the proxy's (tinyproxy refuses wrong
+  // credentials with 401 text/html), not the API's: a configuration error that names the proxy.
   const proxy = proxyFor(new URL(exchanges[0]?.url ?? 'http://invalid'));
-  if (
-    proxy &&
-    exchanges.length === METHODS.length &&
-    exchanges.every((ex) => ex.body === undefined && ex.httpStatus >= 400)
-  )
+  if (proxy && allSpoke && exchanges.every((ex) => ex.body === undefined && ex.httpStatus >= 400))
     throw new UsageError(
       redact(
-        `through proxy ${proxy.label}, ${targetLabel} answered saldo-user with HTTP ${exchanges.map((ex) => `${ex.httpStatus} ${ex.contentType || 'no content type'}`).join(' and ')}, not JSON: the proxy refused (check its credentials in HTTPS_PROXY/HTTP_PROXY, or NO_PROXY), or the target is not this API`,
+        `through proxy ${proxy.label}, ${targetLabel} answered saldo-user with HTTP ${exchanges.map((ex) => `${ex.httpStatus} ${ex.contentType || 'no content type'}`).join(' and ')}${lostNote}, not JSON: the proxy refused (check its credentials in HTTPS_PROXY/HTTP_PROXY, or NO_PROXY), or the target is not this API`,
       ),
     );
   const called = calledUrl(exchanges[0] as Exchange);
   // Nothing of the API's envelope came back (an HTML page, a 404 without JSON, no JSON at all): the base URL
   // points at some other web server, or at the wrong path of this one.
-  if (exchanges.length === METHODS.length && exchanges.every((ex) => typeof bodyOf(ex)?.ok !== 'boolean'))
+  if (allSpoke && exchanges.every((ex) => typeof bodyOf(ex)?.ok !== 'boolean'))
     throw new UsageError(
       redact(
-        `this does not look like the H2H API: saldo-user answered ${answered(exchanges)} on ${METHODS.join(' and ')}, not the API's JSON envelope ({"ok": ..., "status": ...}); check --base-url (called ${called})`,
+        `this does not look like the H2H API: saldo-user answered ${answered(exchanges)} on ${exchanges.map((ex) => ex.method).join(' and ')}${lostNote}, not the API's JSON envelope ({"ok": ..., "status": ...}); check --base-url (called ${called})`,
       ),
     );
   const refusedOn = exchanges.filter((ex) => bodyOf(ex)?.ok === false).map((ex) => ex.method);
