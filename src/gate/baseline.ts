@@ -1,22 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Drift } from '../openapi/types.js';
 import { UsageError } from '../shared/config-file.js';
-import { changeLine, compareReadings, type ReadingChange } from './reading-changes.js';
-import type { ContractSummary } from './summary.js';
-
-/** What changed since a baseline run: clauses, drift, and the provider's reading. */
-export interface BaselineChanges {
-  /** The baseline file, as given. */
-  file: string;
-  newlyViolated: string[];
-  newlyHolding: string[];
-  driftNew: string[];
-  driftGone: string[];
-  /** Every learned value that changed, graded (`max-limit 50 -> 25`): facts about the provider, never violations. */
-  reading: ReadingChange[];
-  /** Points learned in one run and not in the other: never a change. */
-  notSeen: string[];
-}
+import { changeLine, compareReadings } from './reading-changes.js';
+import type { BaselineChanges, ContractSummary } from './summary-schema.js';
 
 /** A baseline: an earlier contract-summary.json. A file that is not one is a usage error (exit 2). */
 export function readBaseline(file: string): ContractSummary {

@@ -6,7 +6,7 @@ import { type ClauseId, isClauseId } from '../openapi/types.js';
 import { resolveApiKey } from '../shared/api-key.js';
 import { readableFile, UsageError } from '../shared/config-file.js';
 import { get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
-import type { Grade } from './reading-changes.js';
+import type { Grade } from './summary-schema.js';
 import type { Kind } from './target.js';
 import type { TrxRule } from './trx-ids.js';
 import { concurrencyOf } from './workers.js';

@@ -10,7 +10,7 @@ import {
 } from '../openapi/reading-file.js';
 import { ENDPOINTS, type Endpoint, isEndpoint } from '../openapi/types.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
-import type { ObservedConflict } from './summary.js';
+import type { ObservedConflict } from './summary-schema.js';
 
 /**
  * The provider's vocabulary over a run, from the facts of vocabulary.ts: each kind of refusal with its HTTP

@@ -1,7 +1,7 @@
 import type { Knob } from '../openapi/open-points.js';
 import type { EndpointRefusal, LearnedFields, Vocabulary } from '../openapi/reading-file.js';
 import { ENDPOINTS } from '../openapi/types.js';
-import type { LearnedPoint } from './reading.js';
+import { GRADES, type Grade, type LearnedPoint, type ReadingChange } from './summary-schema.js';
 
 /**
  * What changed in the provider's reading between two runs (`--baseline`), every learned value compared: the knobs,
@@ -13,17 +13,6 @@ import type { LearnedPoint } from './reading.js';
  * never a change: it is "not seen this time" (or seen this time only). Measured values move a little between runs
  * (a rate, a lag): within their tolerance they have not changed.
  */
-
-export const GRADES = ['breaking', 'warning', 'info'] as const;
-export type Grade = (typeof GRADES)[number];
-
-export interface ReadingChange {
-  grade: Grade;
-  /** `refusals.wrong-key.status`, `successes.saldo-user.fields.currency`, `order`. */
-  point: string;
-  /** `UNAUTHORIZED -> invalid_key`, `gone`, `added (string)`. */
-  change: string;
-}
 
 /** What a run learned: its knobs and its vocabulary. */
 export interface RunReading {

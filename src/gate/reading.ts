@@ -7,27 +7,16 @@ import type { Exchange } from '../openapi/types.js';
 import { redactValue } from '../redact.js';
 import { evidenceOf } from './learn-vocabulary.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
+import type { LearnedPoint } from './summary-schema.js';
 import { type FaultContext, vocabularyFacts } from './vocabulary.js';
+
+export type { LearnedPoint } from './summary-schema.js';
 
 /**
  * The provider's reading, learned: for every open point of the API (a knob of src/simulator/legal.ts), what the
  * target did, from the answers the run got anyway and a few read-only requests of its own (catalogue/reading.ts).
  * A fact about the provider, never a finding. What a run could not see is knobSays, with the reason.
  */
-
-/** One open point as learned: `value` in the form `h2h mock --legal-profile` reads; none when not learned. */
-export interface LearnedPoint {
-  knob: Knob;
-  /** What the provider's description says of it. */
-  described: string;
-  value?: string;
-  /** Why it was not learned, or what else is worth knowing (a mixed answer, an estimate). */
-  note?: string;
-  /** How often each value was seen. */
-  seen: Record<string, number>;
-  /** A request and answer that show it (redacted). */
-  evidence?: ShownExchange;
-}
 
 const DESCRIBED: Partial<Record<Knob, string>> = {
   'content-type': 'JSON (no Content-Type shown)',

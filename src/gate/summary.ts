@@ -1,8 +1,7 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
-import type { Vocabulary } from '../openapi/reading-file.js';
 import { CLAUSE_IDS, type ClauseId, type Drift, type Finding } from '../openapi/types.js';
 import { EXIT } from '../shared/exit.js';
-import { type BaselineChanges, baselineLines } from './baseline.js';
+import { baselineLines } from './baseline.js';
 import { learnVocabulary } from './learn-vocabulary.js';
 import {
   type ClauseOutcome,
@@ -13,81 +12,12 @@ import {
   type RunOutcome,
   runOutcome,
 } from './outcome-rules.js';
-import { aboutKnob, type LearnedPoint, learnReading } from './reading.js';
+import { aboutKnob, learnReading } from './reading.js';
 import type { Observation, ReadingFact, ScenarioResult } from './scenario-result.js';
+import type { ClauseFailure, ClauseSummary, ContractSummary, ObservedConflict } from './summary-schema.js';
 
 export type { ClauseOutcome, RunOutcome } from './outcome-rules.js';
-
-export interface ClauseFailure {
-  test: string;
-  endpoint: string;
-  method?: string;
-  aliases?: string[];
-  path?: string;
-  expected?: string;
-  actual?: string;
-  error?: string;
-}
-
-export interface ClauseSummary {
-  id: ClauseId;
-  status: ClauseOutcome;
-  /** Scenarios that judged this clause, or meant to. */
-  tests: number;
-  /** Scenarios that judged it and found it kept. */
-  passed: number;
-  /** Scenarios that found it broken (wherever: a breach counts for its own clause). */
-  failed: number;
-  /** Scenarios that meant to judge it and could not. */
-  inconclusive: number;
-  /** Scenarios the user's choice kept from judging it. */
-  skipped: number;
-  failures: ClauseFailure[];
-  warnings: (ClauseFailure & { reason: string })[];
-  /** Why it could not be judged where the run meant to (inconclusive), and what would let it: each once. */
-  causes: string[];
-  /** Why the user's choice kept it from being judged (read-only, --grep, the cap, a deviation): each once. */
-  reasons: string[];
-}
-
-/** What the target did when two names of one parameter disagreed, per endpoint and pair of names. */
-export interface ObservedConflict {
-  endpoint: string;
-  subject: string;
-  /** By method: `refused`, `canonical`, `alias`, `unclear`. */
-  byMethod: Record<string, string>;
-}
-
-export interface ContractSummary {
-  result: RunOutcome;
-  target: string;
-  allowWrites: boolean;
-  strict: boolean;
-  /** The seed of the generated cases (`--seed` repeats them). */
-  seed?: number;
-  /** Failing generated cases saved for `h2h replay`. */
-  failureFiles: number;
-  totals: { scenarios: number; passed: number; failed: number; skipped: number; inconclusive: number; flaky: number };
-  clauses: ClauseSummary[];
-  drift: Drift[];
-  flaky: { test: string; note: string }[];
-  /** Things about the run itself a reader must know (it hardly reached the business logic, ...). */
-  warnings: string[];
-  /** Two names of one parameter with different values: what the target did (observations, never violations). */
-  conflicts: ObservedConflict[];
-  /** The provider's reading: what it does on each open point, learned from this run (reading.ts). */
-  reading: LearnedPoint[];
-  /** The provider's own words, codes, fields, forms and products, learned from this run (learn-vocabulary.ts). */
-  vocabulary: Vocabulary;
-  /** What changed since a baseline run (`--baseline`), when one was given. */
-  sinceBaseline?: BaselineChanges;
-  /** Rate-limit answers waited out (never a violation). */
-  rateLimits: { waits: number; seconds: number; scenarios: { test: string; waits: number; seconds: number }[] };
-  /** How long what invites wrote took to show in cek-trx-id and history (INV-5, INV-6), within --settle. */
-  settle: { scenarios: number; maxMs: number; windowMs: number };
-  /** Invites sent and charged (or maybe charged), against the cap; what the cap kept from running. */
-  spend: { sent: number; charged: number; cap: number; skipped: string[] };
-}
+export type { ClauseFailure, ClauseSummary, ContractSummary, ObservedConflict } from './summary-schema.js';
 
 const MAX_LISTED = 20;
 /** A run whose answers are this share of one refusal, or more, hardly reached the business logic. */
