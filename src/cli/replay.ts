@@ -5,13 +5,15 @@ import { CONTRACT_FILE_EXTRAS, type ContractConfig, insecureWarning, resolveCont
 import { fillPlaceholders, loadFailures } from '../gate/failures.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
 import { judgeCase } from '../gate/generators/judge-case.js';
-import { NotSent, replaysAnother } from '../gate/invite-ledger.js';
+import { sendCase } from '../gate/generators/properties.js';
+import { NotSent } from '../gate/invite-ledger.js';
 import { localPace } from '../gate/pace.js';
 import { targetProblem } from '../gate/preflight.js';
 import { runDeps } from '../gate/run-deps.js';
 import { executeScenario } from '../gate/run-scenario.js';
+import { buildContext, stoppedBy } from '../gate/scenario-context.js';
 import { findingLines } from '../gate/scenario-result.js';
-import { httpSend, MaybeCarriedOut, RateLimited, type SendPolicy, sendUnderPolicy } from '../gate/send-policy.js';
+import { httpSend, RateLimited, type SendPolicy } from '../gate/send-policy.js';
 import { discover, type TargetData } from '../gate/target.js';
 import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
@@ -71,7 +73,7 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
         pace,
         seed: 0,
       });
-      const ctx: Replay = { api, cfg, target, data, raw, policy, deps, newTrxId, catalogue: buildCatalogue(api), io };
+      const ctx: Replay = { api, cfg, target, data, deps, newTrxId, catalogue: buildCatalogue(api), io };
       let fixed = 0;
       for (const { path, failure } of saved)
         if (await (failure.case ? replayCase(ctx, path, failure.case) : replayScenario(ctx, path, failure))) fixed++;
@@ -83,14 +85,12 @@ no target, a fresh embedded simulator. The key and the test numbers fill the pla
   },
 };
 
-/** What one replay needs: the API, the config and target, what discovery read, the way to send, the catalogue. */
+/** What one replay needs: the API, the config and target, what discovery read, the run's deps, the catalogue. */
 interface Replay {
   api: ReturnType<typeof loadApiModel>;
   cfg: ContractConfig;
   target: Parameters<typeof runDeps>[1];
   data: TargetData;
-  raw: ReturnType<typeof httpSend>;
-  policy: SendPolicy;
   deps: ReturnType<typeof runDeps>;
   newTrxId: () => string;
   catalogue: ReturnType<typeof buildCatalogue>;
@@ -129,7 +129,7 @@ async function replayScenario(
 
 /** One saved case sent again, within the invite ledger, and judged: whether it is fixed. */
 async function replayCase(
-  { api, cfg, target, data, raw, policy, deps, newTrxId, io }: Replay,
+  { api, cfg, target, data, deps, newTrxId, io }: Replay,
   path: string,
   saved: GeneratedCase,
 ): Promise<boolean> {
@@ -145,39 +145,25 @@ async function replayCase(
     io.out(`NOT SENT     ${path}: ${c.label}: an invite that could be charged needs --allow-writes`);
     return false;
   }
-  const invite = c.endpoint === 'invite-member';
-  const intent = c.intent ?? { expect: 'refusal' as const, clause: 'used-trx' as const };
-  // Whichever name carried it (trx_id or its alias).
-  const folded = api.foldRequest('invite-member', c.params).params.trx_id;
-  const trx = folded === undefined ? undefined : String(folded);
-  try {
-    if (invite) deps.ledger.admit(intent, trx);
-  } catch (err) {
-    if (!(err instanceof NotSent)) throw err;
-    io.out(`NOT SENT     ${path}: ${c.label}: ${err.message}`);
-    return false;
-  }
+  // The gate's one invite sender (ScenarioContext.invite): admitted by the ledger, settled by what its answer says
+  // (only a 429 says an invite was not carried out), an accepted repeat of a used trx_id judged as the gate does.
+  const { ctx } = buildContext(`replay ${path}`, 'write', deps);
   let ex: Exchange;
   try {
-    ex = await sendUnderPolicy(raw, c.endpoint, c.method, c.params, policy, { flaky: [], waits: [] });
+    ex = await sendCase(ctx, c);
   } catch (err) {
-    // Only a 429 says an invite was not carried out; anything else may have been charged.
-    if (invite)
-      deps.ledger.settle(
-        intent,
-        trx,
-        err instanceof RateLimited && !(err instanceof MaybeCarriedOut) ? 'refused' : 'unknown',
+    // Not sent (the cap, writes not allowed), no answer (the target's doing), or nothing to judge by (the
+    // balance ran out): this case is not fixed, and the others are still sent.
+    const stopped = stoppedBy(err);
+    if (!stopped) throw err;
+    if (err instanceof NotSent) io.out(`NOT SENT     ${path}: ${c.label}: ${err.message}`);
+    else if (err instanceof TransportError || err instanceof RateLimited)
+      io.out(
+        `NO ANSWER    ${path}: ${c.label}: ${redact(err instanceof TransportError ? `${err.reason}: ${err.message}` : err.message)}`,
       );
-    // No answer is the target's doing: this case is not fixed, and the others are still sent.
-    if (!(err instanceof TransportError) && !(err instanceof RateLimited)) throw err;
-    io.out(
-      `NO ANSWER    ${path}: ${c.label}: ${redact(err instanceof TransportError ? `${err.reason}: ${err.message}` : err.message)}`,
-    );
+    else io.out(`NOT JUDGED   ${path}: ${c.label}: ${redact(stopped.reason)}`);
     return false;
   }
-  // Carried out, unless it was refused or answered as an idempotent replay of the first invite of its trx_id.
-  const carried = (ex.body as { ok?: unknown } | undefined)?.ok === true && !replaysAnother(api, c.params, ex);
-  if (invite) deps.ledger.settle(intent, trx, carried ? 'accepted' : 'refused');
   const { findings } = judgeCase(api, c, ex);
   if (findings.length === 0) {
     io.out(`FIXED        ${path}: ${c.label}`);
