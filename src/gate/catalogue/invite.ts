@@ -53,7 +53,7 @@ function succeeded(ex: Exchange, clauses: string): Exchange {
   const b = body(ex);
   if (b.ok !== true)
     throw new PreconditionFailed(
-      `the invite was refused (ok ${String(b.ok)}, status ${String(b.status)}): ${clauses} need a successful invite`,
+      `the invite was refused (ok ${String(b.ok)}, status ${String(b.status)}): ${clauses} ${clauses.includes(' ') ? 'need' : 'needs'} a successful invite`,
     );
   return ex;
 }
