@@ -75,7 +75,7 @@ export interface ClauseDecision {
  * A balance may move between two reads for reasons of its own (a top-up, a refund): one rise around one invite,
  * beside invites that did not raise it, does not tell a breach from that. BAL-2 is violated when it rises again.
  */
-function oneBalanceRise(c: ClauseTally): ClauseDecision | undefined {
+export function oneBalanceRise(c: ClauseTally): ClauseDecision | undefined {
   if (c.id !== 'BAL-2' || c.failed !== 1 || c.passed === 0) return undefined;
   return {
     status: 'inconclusive',
