@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
-import { callApi } from '../src/client/client.ts';
+import { ConnectionPool, callApi } from '../src/client/client.ts';
 import { ACCEPT_ENCODING } from '../src/client/codings.ts';
 
 // The client reads the provider's answer as the provider may write it: a JSON body after a byte-order mark (some
@@ -102,5 +102,82 @@ describe('the client decodes content codings, within the body cap', () => {
     assert.match(r.error?.message ?? '', /once decoded/);
     const grew = process.memoryUsage().arrayBuffers - before;
     assert.ok(grew < 4 * 1024 * 1024, `buffers grew ${(grew / 1024 / 1024).toFixed(1)} MiB for a 10 MiB body`);
+  });
+});
+
+describe('connections kept between calls (a pool, the gate’s)', () => {
+  let server: Server;
+  let baseUrl = '';
+  /** Connections the server accepted, and the Connection header of each request. */
+  let accepted = 0;
+  const asked: string[] = [];
+  /** When set, a connection's second request is never answered: the server closes the connection instead. */
+  let dropSecond = false;
+  const served = new WeakMap<object, number>();
+  before(async () => {
+    server = createServer((req, res) => {
+      asked.push(String(req.headers.connection));
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (dropSecond && n === 2) return req.socket.destroy();
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.includes('close=1')) res.setHeader('connection', 'close');
+      res.end('{"ok":true,"status":"SUCCESS","saldo":5}');
+    });
+    server.on('connection', () => {
+      accepted++;
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const saldo = (pool?: ConnectionPool, params: Record<string, string> = {}) =>
+    callApi({
+      baseUrl,
+      endpoint: 'saldo-user',
+      method: 'GET',
+      params: { api_key: 'k', ...params },
+      ...(pool ? { pool } : {}),
+    });
+
+  it('calls with a pool share one connection; without one, each has its own, closed after it', async () => {
+    const pool = new ConnectionPool();
+    accepted = 0;
+    asked.length = 0;
+    for (let i = 0; i < 5; i++) assert.equal((await saldo(pool)).exchange?.httpStatus, 200);
+    assert.equal(accepted, 1, 'five reads, one connection');
+    assert.deepEqual(asked, Array(5).fill('keep-alive'));
+    const again = await saldo(pool);
+    assert.equal(again.phases.connect, 0, 'a reused connection has no connect phase');
+    accepted = 0;
+    asked.length = 0;
+    for (let i = 0; i < 3; i++) await saldo();
+    assert.equal(accepted, 3);
+    assert.deepEqual(asked, Array(3).fill('close'));
+    pool.close();
+  });
+
+  it('a connection the server closes is not reused; one closed as the next call came fails that call, said so', async () => {
+    const pool = new ConnectionPool();
+    accepted = 0;
+    await saldo(pool, { close: '1' });
+    await saldo(pool, { close: '1' });
+    assert.equal(accepted, 2, 'Connection: close from the server: a new connection for the next call');
+    dropSecond = true;
+    try {
+      accepted = 0;
+      // The first call leaves its connection in the pool; the second is sent on it, and the server closes it
+      // without a byte of answer (as a server does with a connection it timed out). The client never sends a
+      // request twice by itself: the call fails, saying where, and the caller decides (the gate retries a read).
+      assert.equal((await saldo(pool)).exchange?.httpStatus, 200);
+      const lost = await saldo(pool);
+      assert.equal(lost.error?.reason, 'reset');
+      assert.match(lost.error?.message ?? '', /\(on a kept connection\)$/);
+      assert.equal((await saldo(pool)).exchange?.httpStatus, 200, 'the next call has a new connection');
+      assert.equal(accepted, 2);
+    } finally {
+      dropSecond = false;
+      pool.close();
+    }
   });
 });

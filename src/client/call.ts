@@ -22,7 +22,8 @@ const codeOf = (err: NodeJS.ErrnoException): string => `${err.code ?? err.name}:
  * resolves the name, connects and (for HTTPS) shakes hands itself, so that each phase ends with its own event;
  * the proxy tunnel (tunnel.ts), the handshake (handshake.ts), the request (request.ts) and the body (body.ts) are
  * parts it drives. The first outcome settles it (an answer, a failure, or the deadline): the connection is
- * destroyed and later events change nothing.
+ * destroyed, or with a pool (pool.ts) put back when the answer was read whole and the server keeps it, and later
+ * events change nothing.
  */
 export class TimedCall {
   private readonly t0 = performance.now();
@@ -30,6 +31,12 @@ export class TimedCall {
   private readonly timer: NodeJS.Timeout;
   private settled = false;
   private socket: net.Socket | undefined;
+  /** The connection came from the pool (pool.ts): its failures say so. */
+  private reused = false;
+  /** The server keeps the connection open after the answer (Node's 'free' on it): it can go back to the pool. */
+  private reusable = false;
+  /** Removes this call's listeners from its connection's sockets (a pooled connection goes back without them). */
+  private readonly detach: (() => void)[] = [];
   private tlsInfo: TlsInfo | undefined;
   private body: BodyReader | undefined;
 
@@ -41,8 +48,42 @@ export class TimedCall {
     this.timer = setTimeout(() => this.fail('timeout', `no complete answer within ${timeoutMs} ms`), timeoutMs);
   }
 
-  /** Resolves the name of the first hop (the proxy, or the target); an IP address needs none. */
+  /** Where the call's connection goes, for the pool: the proxy, whether TLS, and the target. */
+  private get poolKey(): string {
+    const { proxy, secure, host, port } = this.plan;
+    return `${proxy?.label ?? ''}|${secure ? 'tls' : 'tcp'}|${host}:${port}`;
+  }
+
+  /** Sends on an idle connection of the pool when there is one, else opens a new one. */
   start(): void {
+    const idle = this.plan.opts.pool?.take(this.poolKey);
+    if (idle) this.reuse(idle);
+    else this.open();
+  }
+
+  /** Listens to a socket of this call until the call ends (a pooled connection goes back without it). */
+  private listen(socket: net.Socket, event: 'error' | 'data' | 'free', fn: (err: NodeJS.ErrnoException) => void): void {
+    socket.on(event, fn);
+    this.detach.push(() => socket.off(event, fn));
+  }
+
+  /**
+   * A connection of the pool: no name, connect or handshake to time (those phases are 0), its certificate the
+   * one verified when it was opened. The request goes at once.
+   */
+  private reuse(socket: net.Socket): void {
+    this.reused = true;
+    this.socket = socket;
+    Object.assign(this.marks, { resolved: this.t0, connected: this.t0, secured: this.plan.secure ? this.t0 : 0 });
+    if (this.plan.secure) this.tlsInfo = tlsInfoOf(socket as tls.TLSSocket);
+    this.listen(socket, 'error', (err) => this.onSocketError(err));
+    const send = this.request();
+    this.marks.sent = performance.now();
+    send(socket);
+  }
+
+  /** Resolves the name of the first hop (the proxy, or the target); an IP address needs none. */
+  private open(): void {
     const { hop } = this.plan;
     const family = net.isIP(hop.host);
     if (family) {
@@ -70,7 +111,7 @@ export class TimedCall {
     const raw = new net.Socket();
     this.socket = raw;
     raw.once('connect', () => this.onConnect(raw));
-    raw.on('error', (err: NodeJS.ErrnoException) => this.onSocketError(err));
+    this.listen(raw, 'error', (err) => this.onSocketError(err));
     const send = this.plan.secure ? undefined : this.request();
     setImmediate(() => {
       if (this.settled) return;
@@ -122,7 +163,7 @@ export class TimedCall {
     const t = startHandshake(raw, this.plan.host, this.plan.opts.tls);
     this.socket = t;
     t.once('secureConnect', () => this.onSecureConnect(t));
-    t.on('error', (err: NodeJS.ErrnoException) => this.onTlsError(err));
+    this.listen(t, 'error', (err) => this.onTlsError(err));
   }
 
   /** The handshake is done: the certificate is read and verified here, and only then is the request sent. */
@@ -147,7 +188,7 @@ export class TimedCall {
   private onSocketError(err: NodeJS.ErrnoException): void {
     if (this.settled) return;
     if (this.marks.sent) {
-      this.fail('reset', codeOf(err));
+      this.fail('reset', this.onKept(codeOf(err)));
       return;
     }
     const via = this.plan.proxy && !this.marks.connected ? `proxy ${this.plan.proxy.label}: ` : '';
@@ -163,7 +204,11 @@ export class TimedCall {
     });
     return (conn) => {
       // Before the HTTP parser's own listener: each chunk is timed as it arrives, before it is parsed.
-      conn.on('data', () => this.onData());
+      this.listen(conn, 'data', () => this.onData());
+      if (this.plan.opts.pool)
+        this.listen(conn, 'free', () => {
+          this.reusable = true;
+        });
       handOver(conn);
     };
   }
@@ -175,7 +220,16 @@ export class TimedCall {
   }
 
   private onRequestError(err: NodeJS.ErrnoException): void {
-    if (!this.settled) this.fail(this.marks.sent ? 'reset' : 'connect', codeOf(err));
+    if (!this.settled) this.fail(this.marks.sent ? 'reset' : 'connect', this.onKept(codeOf(err)));
+  }
+
+  /**
+   * A failure's words, saying when it came on a connection kept from an earlier call before any answer: the
+   * server may have closed it as it waited. Never sent again here: the caller decides (the gate tries a read
+   * once more and notes it as flaky; an invite with no answer may have been charged, and is never sent again).
+   */
+  private onKept(message: string): string {
+    return this.reused && !this.marks.firstByte ? `${message} (on a kept connection)` : message;
   }
 
   /** The head of the answer is parsed: its body is read as it comes. */
@@ -259,7 +313,12 @@ export class TimedCall {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    this.socket?.destroy();
+    for (const off of this.detach.splice(0)) off();
+    // A connection the server keeps, its answer read whole, waits for the run's next call; any other is closed.
+    const { pool } = this.plan.opts;
+    if (pool && this.socket && this.reusable && outcome.exchange && !outcome.error && !this.body?.truncated)
+      pool.give(this.poolKey, this.socket);
+    else this.socket?.destroy();
     const p = this.phases();
     this.resolve({
       ...outcome,

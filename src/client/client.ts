@@ -3,6 +3,7 @@ import { TimedCall } from './call.js';
 import { proxyFor } from './proxy.js';
 import type { CallOptions, CallPlan, CallResult } from './types.js';
 
+export { ConnectionPool } from './pool.js';
 export type { TransportReason } from './transport.js';
 export type { CallOptions, CallResult, Phases, RawBody, TlsInfo, TlsOptions } from './types.js';
 
@@ -45,7 +46,8 @@ function callPlan(opts: CallOptions): CallPlan {
 /**
  * One request on a fresh connection: the client resolves the name, connects and (for HTTPS) shakes hands
  * itself, so that each phase is timed by its own socket event (call.ts) and a certificate that does not verify
- * is read (its expiry, its error) and nothing is sent over it. No keep-alive, no redirects followed, one overall
+ * is read (its expiry, its error) and nothing is sent over it. With a pool (the gate's, pool.ts) an idle
+ * connection to the same target is used instead, and kept after. No redirects followed, one overall
  * deadline, the body read up to a cap (body.ts). The request accepts every content coding the client decodes
  * (codings.ts), and the cap holds for the decoded body too. A proxy (proxy.ts) is reached by CONNECT for HTTPS
  * (tunnel.ts). Never throws for what the target does: transport failures come back as `error`, with a reason of

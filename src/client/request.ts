@@ -12,7 +12,8 @@ export interface RequestEvents {
 /**
  * Builds the request of a plan, headers and body ready (written into the request, which holds them until it has
  * a connection), and gives back the function that hands it its connection: the building is the toolkit's work
- * and happens before any phase is timed. No keep-alive: the connection is the call's own.
+ * and happens before any phase is timed. The connection is the call's own and closed after it, unless the call
+ * has a pool (pool.ts): then the server is asked to keep it open.
  */
 export function prepareRequest(plan: CallPlan, on: RequestEvents): (conn: net.Socket) => void {
   const { opts, url, proxy, secure, payload } = plan;
@@ -32,7 +33,7 @@ export function prepareRequest(plan: CallPlan, on: RequestEvents): (conn: net.So
       ...(proxy?.authorization && !secure ? { 'proxy-authorization': proxy.authorization } : {}),
       accept: 'application/json',
       'accept-encoding': ACCEPT_ENCODING,
-      connection: 'close',
+      connection: plan.opts.pool ? 'keep-alive' : 'close',
       ...(payload ? { 'content-type': plan.contentType, 'content-length': payload.length } : {}),
     },
   });

@@ -1,4 +1,5 @@
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
+import type { ConnectionPool } from './pool.js';
 import type { ForwardProxy } from './proxy.js';
 import type { TransportReason } from './transport.js';
 
@@ -80,6 +81,13 @@ export interface CallOptions {
   tls?: TlsOptions;
   /** A forward proxy for this request (the probe's per-target `proxy_url`); else the environment's (proxy.ts). */
   proxy?: string;
+  /**
+   * Connections kept between calls (pool.ts): the call takes an idle one to its target, or makes one and puts it
+   * back once the answer is read whole. Without one, each call has a connection of its own, closed after it. A call
+   * that fails on a kept connection before any answer says so (the server may have closed it), and is not sent
+   * again here.
+   */
+  pool?: ConnectionPool;
 }
 
 /** One call worked out before anything is timed: where it goes, through what, and what it sends. */

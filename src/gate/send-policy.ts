@@ -1,4 +1,4 @@
-import { callApi, type RawBody, type TlsOptions } from '../client/client.js';
+import { ConnectionPool, callApi, type RawBody, type TlsOptions } from '../client/client.js';
 import { isRateLimit, nothingSent, retryAfterMs, TransportError } from '../client/transport.js';
 import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { defaultValue } from '../shared/settings.js';
@@ -115,10 +115,17 @@ export interface HttpOptions {
   tls?: TlsOptions;
 }
 
-/** A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. */
+/**
+ * A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. Its requests
+ * go on connections kept between them (client/pool.ts): a run sends thousands, and a new connection for each (a
+ * TLS handshake, against a provider) cost more than the request. A request lost on a kept connection is never
+ * sent again by the client: a read is tried once more by sendUnderPolicy (noted as flaky), and an invite with no
+ * answer may have been charged (scenario-context.ts), as on a connection of its own.
+ */
 export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
   const timeoutMs = opts.timeoutMs ?? defaultValue('timeout');
   const bodyCap = opts.bodyCap ?? defaultValue('body-cap');
+  const pool = new ConnectionPool();
   return async (endpoint, method, params, body) => {
     const r = await callApi({
       baseUrl,
@@ -129,6 +136,7 @@ export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
       timeoutMs,
       bodyCap,
       ...(opts.tls ? { tls: opts.tls } : {}),
+      pool,
     });
     if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
     return r.exchange;
