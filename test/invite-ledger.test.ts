@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { InviteLedger, NotSent } from '../src/gate/invite-ledger.ts';
+import { type InviteIntent, InviteLedger, NotSent } from '../src/gate/invite-ledger.ts';
 
 const refusal = { expect: 'refusal', clause: 'INV-3' } as const;
 
@@ -27,7 +27,7 @@ describe('the invite ledger with refusals side by side', () => {
   });
 
   it('counts as charged what a worker left unanswered when it was cut off', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.json');
+    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.jsonl');
     const first = new InviteLedger(5, file);
     first.admit(refusal, 'T1');
     first.admit(refusal, 'T2', 2);
@@ -42,8 +42,33 @@ describe('the invite ledger with refusals side by side', () => {
     );
   });
 
+  it('a new worker reads back every change: what was carried out, the price, the unanswered and the closed', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.jsonl');
+    const first = new InviteLedger(9, file);
+    const success: InviteIntent = { expect: 'success', clause: 'INV-1' };
+    first.admit(success, 'S1');
+    first.noteCarriedOut('S1', 'trxid', { ok: true, trx_id: 'S1' });
+    first.notePrice(5000);
+    first.admit(refusal, 'T1');
+    first.settle(refusal, 'T1', 'accepted');
+    first.admit(success, 'S2');
+    first.settle(success, 'S2', 'unknown');
+    const next = new InviteLedger(9, file);
+    assert.equal(next.charged, 3, 'the success sent, the refusal accepted, the one with no answer');
+    assert.deepEqual(next.carriedOut, [{ trxId: 'S1', sentAs: 'trxid', body: { ok: true, trx_id: 'S1' } }]);
+    assert.equal(next.price, 5000);
+    assert.throws(
+      () => next.admit(success, 'S2'),
+      (e: unknown) => e instanceof NotSent && e.why === 'unknown',
+    );
+    assert.throws(
+      () => next.admit(refusal, 'T2'),
+      (e: unknown) => e instanceof NotSent && e.why === 'closed',
+    );
+  });
+
   it('never starts from nothing over a ledger it cannot read', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.json');
+    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.jsonl');
     writeFileSync(file, '{"cap": 5, "charged": 3');
     assert.throws(() => new InviteLedger(5, file), SyntaxError);
   });

@@ -100,7 +100,7 @@ export interface RunFile {
 export function writeRunFile(content: Omit<RunFile, 'ledgerFile'>): { path: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'h2h-run-'));
   const path = join(dir, 'run.json');
-  const file: RunFile = { ...content, ledgerFile: join(dir, 'ledger.json') };
+  const file: RunFile = { ...content, ledgerFile: join(dir, 'ledger.jsonl') };
   writeFileSync(path, JSON.stringify(file), { mode: 0o600 });
   process.env[HANDOVER_ENV.runFile] = path;
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };

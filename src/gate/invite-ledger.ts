@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import { to62 } from '../openapi/numbers.js';
@@ -54,6 +54,9 @@ interface LedgerState {
   price?: number;
 }
 
+/** One change of the ledger, a line of its file: the fields it set (their new values), and an invite carried out. */
+type Change = Partial<LedgerState> & { carried?: CarriedOut };
+
 /**
  * Whether an ok-true answer to an invite with a used trx_id is the first invite's answer again (an idempotent
  * replay, which INV-5 allows): it echoes the trx_id and names another member than this request's. Such an answer
@@ -92,7 +95,9 @@ export class NotSent extends Error {
  * reached nothing that could be charged goes out. A trx_id whose invite got no answer is never sent again,
  * and a class whose refusal was accepted sends no more. Refusals go side by side: each counts against the cap
  * while it is out, until its answer says it was refused. Kept in a file so that a new Playwright worker (one
- * starts after every failed test) continues the same count; every invite runs in one worker.
+ * starts after every failed test) continues the same count; every invite runs in one worker. The file is a line
+ * per change, appended before the invite it admits goes out (a run writes thousands: rewriting the whole state
+ * each time cost a tenth of the invite worker's time), and read by replaying the lines.
  */
 export class InviteLedger {
   private state: LedgerState;
@@ -104,27 +109,38 @@ export class InviteLedger {
     private readonly file?: string,
   ) {
     this.state = { cap, charged: 0, unknown: [], closed: [], carriedOut: [] };
-    if (file) {
-      try {
-        this.state = JSON.parse(readFileSync(file, 'utf8')) as LedgerState;
-        // Refusals still out when the ledger was last written were cut off (a test that timed out): their
-        // answers will never be read here, so they may have been charged.
-        this.state.charged += this.state.pending ?? 0;
-        this.state.pending = 0;
-      } catch (err) {
-        // Only a ledger not written yet starts from nothing; one that cannot be read stops the run.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        this.save();
-      }
+    if (!file) return;
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      // Only a ledger not written yet starts from nothing; one that cannot be read stops the run.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
+    if (text === undefined) {
+      this.save(['cap', 'charged', 'unknown', 'closed', 'carriedOut']);
+      return;
+    }
+    // Every line, each a whole JSON object: a line that is not stops the run, as a file that cannot be read.
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      const { carried, ...fields } = JSON.parse(line) as Change;
+      Object.assign(this.state, fields);
+      if (carried) this.state.carriedOut.push(carried);
+    }
+    // Refusals still out when the ledger was last written were cut off (a test that timed out): their answers
+    // will never be read here, so they may have been charged.
+    this.state.charged += this.state.pending ?? 0;
+    this.state.pending = 0;
+    this.save(['charged', 'pending']);
   }
 
-  /** Written whole and renamed into place: a worker reading it meanwhile sees the old count or the new one. */
-  private save(): void {
+  /** Appends the new values of these fields (and an invite carried out): one line, one write. */
+  private save(fields: readonly (keyof LedgerState)[], carried?: CarriedOut): void {
     if (!this.file) return;
-    const next = `${this.file}.${process.pid}`;
-    writeFileSync(next, JSON.stringify(this.state), { mode: 0o600 });
-    renameSync(next, this.file);
+    const change: Change = Object.fromEntries(fields.map((f) => [f, this.state[f]]));
+    if (carried) change.carried = carried;
+    appendFileSync(this.file, `${JSON.stringify(change)}\n`, { mode: 0o600 });
   }
 
   get charged(): number {
@@ -184,7 +200,7 @@ export class InviteLedger {
     this.admitRoom(count);
     if (intent.expect === 'success') this.state.charged += count;
     else this.state.pending = (this.state.pending ?? 0) + count;
-    this.save();
+    this.save(['charged', 'pending']);
   }
 
   /**
@@ -195,7 +211,7 @@ export class InviteLedger {
   reopen(clause: InviteIntent['clause'], count: number): void {
     this.state.closed = this.state.closed.filter((c) => c !== clause);
     this.state.charged = Math.max(0, this.state.charged - count);
-    this.save();
+    this.save(['closed', 'charged']);
   }
 
   /** This run's invites that were carried out (answered ok true), oldest first. */
@@ -211,14 +227,15 @@ export class InviteLedger {
   /** Notes an invite a conformant API carries out that was answered ok true. */
   noteCarriedOut(trxId: string | undefined, sentAs: string, body: unknown): void {
     if (trxId === undefined || this.state.carriedOut.some((c) => c.trxId === trxId)) return;
-    this.state.carriedOut.push({ trxId, sentAs, body });
-    this.save();
+    const carried = { trxId, sentAs, body };
+    this.state.carriedOut.push(carried);
+    this.save([], carried);
   }
 
   /** Notes the price of one invite, as a balance read showed it. */
   notePrice(price: number): void {
     this.state.price = price;
-    this.save();
+    this.save(['price']);
   }
 
   /** Records what became of an admitted invite (each once). */
@@ -230,6 +247,6 @@ export class InviteLedger {
       this.state.charged += 1;
       if (outcome === 'accepted' && !this.state.closed.includes(intent.clause)) this.state.closed.push(intent.clause);
     }
-    this.save();
+    this.save(['unknown', 'pending', 'charged', 'closed']);
   }
 }
