@@ -4,8 +4,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { buildCatalogue } from '../src/gate/catalogue/index.ts';
+import { planRun } from '../src/gate/plan.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { TRX_KINDS } from '../src/gate/trx-ids.ts';
+import { loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
@@ -32,6 +35,14 @@ describe('h2h contract against the embedded simulator', () => {
     assert.match(readFileSync(join(r.reports, 'contract-summary.md'), 'utf8'), /^# H2H contract: holds/);
     const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
     assert.match(junit, /<testsuites [^>]*tests="\d+"[^>]*failures="0"/);
+    // One test case per planned scenario (the embedded simulator's cap), each under its scenario's title.
+    const sim = await startSimulator();
+    const cap = sim.fixture.suite.max_invites;
+    await sim.close();
+    const plan = planRun(buildCatalogue(loadApiModel()), { allowWrites: true, maxInvites: cap, canonicalOnly: false });
+    assert.equal((junit.match(/<testcase /g) ?? []).length, plan.entries.length);
+    assert.equal(r.summary?.totals.scenarios, plan.entries.length);
+    assert.match(junit, /name="ENV-3 history-transaksi GET via tanggal: alias tanggal gives the outcome of date"/);
   });
 
   it('the legal profile passes, its extra fields reported as drift; --strict fails on them', async () => {
