@@ -55,7 +55,7 @@ interface LedgerState {
 }
 
 /** One change of the ledger, a line of its file: the fields it set (their new values), and an invite carried out. */
-type Change = Partial<LedgerState> & { carried?: CarriedOut };
+type LedgerChange = Partial<LedgerState> & { carried?: CarriedOut };
 
 /**
  * Whether an ok-true answer to an invite with a used trx_id is the first invite's answer again (an idempotent
@@ -124,7 +124,7 @@ export class InviteLedger {
     // Every line, each a whole JSON object: a line that is not stops the run, as a file that cannot be read.
     for (const line of text.split('\n')) {
       if (!line) continue;
-      const { carried, ...fields } = JSON.parse(line) as Change;
+      const { carried, ...fields } = JSON.parse(line) as LedgerChange;
       Object.assign(this.state, fields);
       if (carried) this.state.carriedOut.push(carried);
     }
@@ -138,7 +138,7 @@ export class InviteLedger {
   /** Appends the new values of these fields (and an invite carried out): one line, one write. */
   private save(fields: readonly (keyof LedgerState)[], carried?: CarriedOut): void {
     if (!this.file) return;
-    const change: Change = Object.fromEntries(fields.map((f) => [f, this.state[f]]));
+    const change: LedgerChange = Object.fromEntries(fields.map((f) => [f, this.state[f]]));
     if (carried) change.carried = carried;
     appendFileSync(this.file, `${JSON.stringify(change)}\n`, { mode: 0o600 });
   }
