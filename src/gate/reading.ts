@@ -34,17 +34,24 @@ export function scenarioFacts(
   show: (ex: Exchange) => ShownExchange,
 ): ReadingFact[] {
   const out = new Map<string, ReadingFact>();
+  // One exchange is the evidence of many facts: shown (redacted) once.
+  const shown = new Map<Exchange, ShownExchange>();
+  const once = (ex: Exchange): ShownExchange => {
+    const s = shown.get(ex) ?? show(ex);
+    shown.set(ex, s);
+    return s;
+  };
   for (const ex of exchanges) {
     for (const f of readingFacts(api, ex, ctx.apiKey, extraFields(ex))) {
       const key = `${f.knob}=${f.value}`;
-      if (!out.has(key)) out.set(key, { point: 'reading', ...f, evidence: show(ex) });
+      if (!out.has(key)) out.set(key, { point: 'reading', ...f, evidence: once(ex) });
     }
     // The vocabulary's facts add up: answers, records and numbers seen, each value with its first evidence.
     for (const f of vocabularyFacts(api, ex, ctx)) {
       const key = `${f.knob}=${f.value}`;
       const seen = out.get(key);
       if (seen) seen.count = (seen.count ?? 1) + (f.count ?? 1);
-      else out.set(key, { ...f, ...(f.detail ? { detail: redactValue(f.detail) } : {}), evidence: show(ex) });
+      else out.set(key, { ...f, ...(f.detail ? { detail: redactValue(f.detail) } : {}), evidence: once(ex) });
     }
   }
   return [...out.values()];
