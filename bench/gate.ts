@@ -16,14 +16,27 @@ import { BIN, machineLine, median } from './machine.ts';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const reports = mkdtempSync(join(tmpdir(), 'h2h-bench-'));
 
-async function reference(): Promise<number> {
+/** Clock ticks per second of /proc's CPU times. */
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds of this process's children that have ended and been waited for (Linux: /proc/self/stat). */
+function childrenCpu(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // cutime and cstime: fields 16 and 17 of stat, 14 and 15 after the command's name.
+  return (Number(fields[13]) + Number(fields[14])) / TICKS;
+}
+
+/** The same plan in this process: wall and CPU milliseconds, and the simulator and the gate both counted. */
+async function reference(): Promise<{ ms: number; cpuMs: number }> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const api = loadApiModel();
   const sim = await startSimulator();
   const settings = embeddedTarget(sim);
   await runInProcess(api, settings, { maxInvites: settings.maxInvites });
   await sim.close();
-  return performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
 }
 
 /** Cases per second of the random phase alone, in process (4 operations x EXAMPLES requests, seeded). */
@@ -83,17 +96,23 @@ if (process.argv[2] === 'remote') {
 }
 
 const gate: number[] = [];
+const gateCpu: number[] = [];
 const ref: number[] = [];
+const refCpu: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   const t0 = performance.now();
+  const cpu0 = childrenCpu();
   const r = spawnSync(process.execPath, [BIN, 'contract', '--reports-dir', join(reports, String(i))], {
     env: { ...process.env, H2H_BASE_URL: '', H2H_API_KEY: '' },
     encoding: 'utf8',
   });
   gate.push(performance.now() - t0);
+  gateCpu.push((childrenCpu() - cpu0) * 1000);
   if (r.status !== 0)
     throw new Error(`gate run ${i} exited ${r.status}\n${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
-  ref.push(await reference());
+  const one = await reference();
+  ref.push(one.ms);
+  refCpu.push(one.cpuMs);
 }
 const g = median(gate);
 const rf = median(ref);
@@ -110,6 +129,11 @@ console.log(
   `reference (same scenarios and checks, node:http, no Playwright, in process): median ${(rf / 1000).toFixed(2)} s [${ref.map((x) => (x / 1000).toFixed(2)).join(', ')}]`,
 );
 console.log(`ratio gate/reference: ${(g / rf).toFixed(1)}x (Playwright startup, workers, reporters)`);
+const s = (list: number[]): string =>
+  `${(median(list) / 1000).toFixed(2)} s [${list.map((x) => (x / 1000).toFixed(2)).join(', ')}]`;
+console.log(
+  `CPU (user + system, every process): gate ${s(gateCpu)}; reference ${s(refCpu)}; ratio ${(median(gateCpu) / median(refCpu)).toFixed(1)}x`,
+);
 console.log(`target: under 6 s -> ${g < 6000 ? 'met' : 'NOT met'}`);
 console.log(
   `random phase alone, in process (4 operations x 250 requests, seed 1): median ${median(rates).toFixed(0)} cases/s [${rates.map((x) => x.toFixed(0)).join(', ')}]`,
