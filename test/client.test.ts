@@ -105,7 +105,7 @@ describe('the client decodes content codings, within the body cap', () => {
   });
 });
 
-describe('connections kept between calls (a pool, the gate’s)', () => {
+describe('connections kept between calls (a pool, the gate’s reads)', () => {
   let server: Server;
   let baseUrl = '';
   /** Connections the server accepted, and the Connection header of each request. */

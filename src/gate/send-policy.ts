@@ -116,11 +116,12 @@ export interface HttpOptions {
 }
 
 /**
- * A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. Its requests
- * go on connections kept between them (client/pool.ts): a run sends thousands, and a new connection for each (a
- * TLS handshake, against a provider) cost more than the request. A request lost on a kept connection is never
- * sent again by the client: a read is tried once more by sendUnderPolicy (noted as flaky), and an invite with no
- * answer may have been charged (scenario-context.ts), as on a connection of its own.
+ * A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. Reads go on
+ * connections kept between them (client/pool.ts): a run sends thousands, and a new connection for each (a TLS
+ * handshake, against a provider) cost more than the read. A read lost on a kept connection is never sent again by
+ * the client: sendUnderPolicy tries it once more (noted as flaky). An invite always has a connection of its own:
+ * one the provider closed as it waited would leave it unknown whether the invite was charged, and the copies of
+ * INV-5 in flight must leave together, not one on a kept connection ahead of the others.
  */
 export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
   const timeoutMs = opts.timeoutMs ?? defaultValue('timeout');
@@ -136,7 +137,7 @@ export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
       timeoutMs,
       bodyCap,
       ...(opts.tls ? { tls: opts.tls } : {}),
-      pool,
+      ...(endpoint === 'invite-member' ? {} : { pool }),
     });
     if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
     return r.exchange;
