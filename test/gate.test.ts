@@ -10,6 +10,7 @@ import type { ContractSummary } from '../src/gate/summary.ts';
 import { TRX_KINDS } from '../src/gate/trx-ids.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
+import { loadFixture } from '../src/simulator/fixtures.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
 import { contractRun } from './gate-runs.ts';
@@ -36,9 +37,7 @@ describe('h2h contract against the embedded simulator', () => {
     const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
     assert.match(junit, /<testsuites [^>]*tests="\d+"[^>]*failures="0"/);
     // One test case per planned scenario (the embedded simulator's cap), each under its scenario's title.
-    const sim = await startSimulator();
-    const cap = sim.fixture.suite.max_invites;
-    await sim.close();
+    const cap = loadFixture().suite.max_invites;
     const plan = planRun(buildCatalogue(loadApiModel()), { allowWrites: true, maxInvites: cap, canonicalOnly: false });
     assert.equal((junit.match(/<testcase /g) ?? []).length, plan.entries.length);
     assert.equal(r.summary?.totals.scenarios, plan.entries.length);
