@@ -94,6 +94,8 @@ export function redactionNames(): RedactionNames {
 }
 
 const secrets = new Set<string>();
+/** The values registered themselves (each with its encodings in `secrets`): a second registration costs nothing. */
+const registered = new Set<string>();
 /** The registered secrets as one alternation, longest first: made when first needed after a registration. */
 let secretPattern: RegExp | undefined;
 const phones = new Set<string>();
@@ -111,7 +113,8 @@ const NOT_SECRETS = new Set(['true', 'false', 'null', 'undefined']);
  * short a value (under 6 characters) or a JSON word sent as a key on purpose (`api_key: true`) is no secret to hide.
  */
 export function registerSecret(secret: string | undefined): void {
-  if (!secret || secret.length < 6 || NOT_SECRETS.has(secret.toLowerCase())) return;
+  if (!secret || registered.has(secret) || secret.length < 6 || NOT_SECRETS.has(secret.toLowerCase())) return;
+  registered.add(secret);
   const size = secrets.size;
   secrets.add(secret);
   secrets.add(encodeURIComponent(secret));

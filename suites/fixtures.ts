@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
 import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { configFromEnv } from '../src/gate/config.js';
@@ -113,6 +114,9 @@ export function groupsFor(area: Area): Group[] {
   ];
 }
 
+/** Where every scenario's step says it is: this file (the scenario's own title says which it is). */
+const STEP_LOCATION = { file: fileURLToPath(import.meta.url), line: 1, column: 1 };
+
 interface H2H {
   /** Runs each scenario as a step, judged by the shared checks; the test fails if any scenario failed. */
   run(group: Group): Promise<void>;
@@ -152,23 +156,29 @@ export const test = base.extend<{ h2h: H2H }>({
             });
             return;
           }
-          await test.step(entry.scenario.title, async () => {
-            const result = await executeScenario(entry, deps);
-            if (result.status === 'skipped' || result.status === 'inconclusive') skipped++;
-            await testInfo.attach('h2h-result', { body: JSON.stringify(result), contentType: 'application/json' });
-            if (result.status === 'failed') {
-              await testInfo.attach(`exchanges: ${entry.scenario.title}`, {
-                body: JSON.stringify(result.exchanges, null, 2),
-                contentType: 'application/json',
-              });
-            }
-            // Only a failing scenario asserts: each assertion is a step whose stack Playwright captures, and a
-            // run has hundreds of passing scenarios.
-            if (result.lines.length)
-              expect
-                .soft(result.lines, `${entry.scenario.title}\n${result.lines.map((l) => `  ${l}`).join('\n')}`)
-                .toEqual([]);
-          });
+          await test.step(
+            entry.scenario.title,
+            async (step) => {
+              const result = await executeScenario(entry, deps);
+              if (result.status === 'skipped' || result.status === 'inconclusive') skipped++;
+              await step.attach('h2h-result', { body: JSON.stringify(result), contentType: 'application/json' });
+              if (result.status === 'failed') {
+                await step.attach(`exchanges: ${entry.scenario.title}`, {
+                  body: JSON.stringify(result.exchanges, null, 2),
+                  contentType: 'application/json',
+                });
+              }
+              // Only a failing scenario asserts: each assertion is a step whose stack Playwright captures, and a
+              // run has hundreds of passing scenarios.
+              if (result.lines.length)
+                expect
+                  .soft(result.lines, `${entry.scenario.title}\n${result.lines.map((l) => `  ${l}`).join('\n')}`)
+                  .toEqual([]);
+            },
+            // A step given its location is not a captured stack (a fifth of a worker's time, hundreds a run), and
+            // an attachment made on the step is not a step of its own.
+            { location: STEP_LOCATION },
+          );
         };
         // Side by side where nothing writes: the run's pace holds the requests in flight to --concurrency.
         const queue = [...group.entries];

@@ -15,6 +15,7 @@ import { httpSend } from '../gate/send-policy.js';
 import { type ContractSummary, exitCodeOf, summaryMarkdown } from '../gate/summary.js';
 import { discover } from '../gate/target.js';
 import { newSeed } from '../gate/trx-ids.js';
+import { concurrencyOf, workersFor } from '../gate/workers.js';
 import { loadApiModel } from '../openapi/load.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
 import { UsageError, writableFolder } from '../shared/config-file.js';
@@ -95,7 +96,7 @@ Config file only: api_key_env (a variable that holds the key), deviations: [{cla
     const baseline = cfg.baseline ? readBaseline(cfg.baseline) : undefined;
     const handover = writeDiscovery(discovery);
     try {
-      return await runPlaywright(cfg, io, handover, baseline);
+      return await runPlaywright(cfg, io, handover, workersFor(plan.entries.length, concurrencyOf(cfg)), baseline);
     } finally {
       handover.remove();
     }
@@ -106,6 +107,7 @@ async function runPlaywright(
   cfg: ContractConfig,
   io: Io,
   handover: ReturnType<typeof writeDiscovery>,
+  workers: number,
   baseline?: ContractSummary,
 ): Promise<number> {
   const summaryPath = join(cfg.reportsDir, 'contract-summary.json');
@@ -116,7 +118,14 @@ async function runPlaywright(
   // Against a target, Playwright's processes (its workers inherit the flag) favour memory over speed: a busy
   // account's history answers are megabytes, and V8 would otherwise let several of them pile up as garbage
   // (docs/benchmarks.md, `npm run bench:busy`). The embedded simulator's answers are small: speed wins there.
-  const args = [...(cfg.baseUrl ? ['--optimize-for-size'] : []), PLAYWRIGHT_CLI, 'test', '-c', PLAYWRIGHT_CONFIG];
+  const args = [
+    ...(cfg.baseUrl ? ['--optimize-for-size'] : []),
+    PLAYWRIGHT_CLI,
+    'test',
+    '-c',
+    PLAYWRIGHT_CONFIG,
+    `--workers=${workers}`,
+  ];
   const child = spawn(process.execPath, args, { cwd: packageRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   pipeRedacted(child.stdout, io.out);
   pipeRedacted(child.stderr, io.err);

@@ -22,3 +22,14 @@ export function concurrencyOf(cfg: { concurrency?: number; baseUrl?: string }): 
 export function workersOf(concurrency: number): number {
   return Math.max(1, Math.min(concurrency, MAX_WORKERS));
 }
+
+/**
+ * A plan this small (a `--grep` run, most often) runs in one worker: a second worker's start (loading Playwright
+ * and the toolkit, compiling the validators: about two CPU-seconds) costs more than the scenarios it would take.
+ */
+export const ONE_WORKER_PLAN = 40;
+
+/** The Playwright workers for a planned run of `scenarios` scenarios at this concurrency. */
+export function workersFor(scenarios: number, concurrency: number): number {
+  return scenarios <= ONE_WORKER_PLAN ? 1 : workersOf(concurrency);
+}
