@@ -64,10 +64,15 @@ describe('h2h contract against the embedded simulator', () => {
 
 describe('secrets and money', () => {
   it('without --allow-writes, no invite request that could succeed reaches a target (the simulator log proves it)', async () => {
+    // Every scenario, in process (the same planner, sender and guards); through the CLI, its invite scenarios, so
+    // the read-only choice is seen to reach Playwright's workers.
     const sim = await startSimulator();
     try {
       const before = sim.state.saldo(sim.fixture.suite.account);
-      const r = await contractRun(['--base-url', sim.url, '--api-key', sim.apiKey]);
+      // The CLI's default cap: read-only, the invite scenarios run in their guarded forms rather than skip.
+      const cap = { maxInvites: sim.fixture.suite.max_invites };
+      const { summary } = await gateInProcess(sim, cap, undefined, { allowWrites: false });
+      const r = await contractRun(['--base-url', sim.url, '--api-key', sim.apiKey, '--grep', '^INV-[15] ']);
       assert.equal(r.code, 0, r.console.slice(-2000));
       assert.match(r.console, /read-only run/);
       const invites = sim.log.filter((e: LogEntry) => e.endpoint === 'invite-member');
@@ -77,28 +82,30 @@ describe('secrets and money', () => {
         [],
       );
       assert.equal(sim.state.saldo(sim.fixture.suite.account), before);
-      const notJudged = r.summary?.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
+      const notJudged = summary.clauses.filter((c) => c.status === 'not-judged').map((c) => c.id);
       // INV-3 and INV-4 too: read-only, their invites carry a guard (a used trx_id, a product that cannot exist),
       // and a refusal then says nothing of the msisdn or the kind they test.
       assert.deepEqual(notJudged, ['BAL-2', 'INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5', 'INV-6']);
-      for (const id of ['INV-3', 'INV-5'])
-        assert.match(r.summary?.clauses.find((c) => c.id === id)?.reasons[0] ?? '', /--allow-writes/, id);
-      assert.equal(r.summary?.result, 'held', 'what read-only leaves out is the user’s choice, not inconclusive');
+      for (const [s, ids] of [
+        [summary, ['INV-3', 'INV-5']],
+        [r.summary, ['INV-1', 'INV-5']],
+      ] as const)
+        for (const id of ids) assert.match(s?.clauses.find((c) => c.id === id)?.reasons[0] ?? '', /--allow-writes/, id);
+      assert.equal(summary.result, 'held', 'what read-only leaves out is the user’s choice, not inconclusive');
     } finally {
       await sim.close();
     }
   });
 
   it('read-only on an account with no history: exit 4 naming each inconclusive clause and its cause', async () => {
+    // Every clause in process; through the CLI, one inconclusive clause: the exit code, the console, the reports.
     const sim = await startSimulator();
     try {
       const empty = sim.fixture.accounts.find((a) => a.id === 'empty');
-      const args = ['--base-url', sim.url, '--api-key', empty?.api_key ?? ''];
-      const r = await contractRun(args);
-      assert.equal(r.code, 4, r.console.slice(-2000));
-      assert.equal(r.summary?.result, 'inconclusive');
-      assert.match(r.console, /the account has no history/);
-      const inconclusive = r.summary?.clauses.filter((c) => c.status === 'inconclusive') ?? [];
+      const cap = { maxInvites: sim.fixture.suite.max_invites };
+      const { summary } = await gateInProcess(sim, cap, undefined, { allowWrites: false, apiKey: empty?.api_key });
+      assert.equal(summary.result, 'inconclusive');
+      const inconclusive = summary.clauses.filter((c) => c.status === 'inconclusive');
       for (const id of ['HIS-3', 'HIS-4', 'HIS-5', 'TRX-1'])
         assert.ok(
           inconclusive.some((c) => c.id === id),
@@ -107,14 +114,18 @@ describe('secrets and money', () => {
       for (const c of inconclusive) assert.ok(c.causes.length > 0, `${c.id} says why`);
       assert.match(inconclusive.find((c) => c.id === 'HIS-3')?.causes.join(' ') ?? '', /no history: .*allow writes/);
       assert.match(inconclusive.find((c) => c.id === 'TRX-1')?.causes.join(' ') ?? '', /pass --trx-id/);
-      assert.deepEqual(violated(r.summary), [], 'nothing is violated');
+      assert.deepEqual(violated(summary), [], 'nothing is violated');
+      const args = ['--base-url', sim.url, '--api-key', empty?.api_key ?? '', '--grep', 'HIS-3'];
+      const r = await contractRun(args);
+      assert.equal(r.code, 4, r.console.slice(-2000));
+      assert.equal(r.summary?.result, 'inconclusive');
+      assert.match(r.console, /the account has no history/);
       const md = readFileSync(join(r.reports, 'contract-summary.md'), 'utf8');
       assert.match(md, /^# H2H contract: \*inconclusive\*/);
       assert.match(md, /\| HIS-3 \| \*inconclusive\* \|[^\n]*no history/);
       const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
       assert.match(junit, /<system-out><!\[CDATA\[inconclusive: no history/);
-      // One inconclusive clause is enough to show the flag.
-      const allowed = await contractRun([...args, '--allow-inconclusive', '--grep', 'HIS-3']);
+      const allowed = await contractRun([...args, '--allow-inconclusive']);
       assert.equal(allowed.summary?.result, 'inconclusive');
       assert.equal(allowed.code, 0, '--allow-inconclusive makes it 0');
     } finally {

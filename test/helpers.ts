@@ -282,10 +282,15 @@ export async function gateInProcess(
   sim: Simulator,
   opts: Partial<InProcessOptions> & { deviations?: Deviation[] } = {},
   baseUrl?: string,
-  target: { allowWrites?: boolean } = {},
+  target: { allowWrites?: boolean; apiKey?: string | undefined } = {},
 ): Promise<{ run: RunResult; summary: ContractSummary }> {
   const allowWrites = target.allowWrites ?? true;
-  const t = { ...embeddedTarget(sim), ...(baseUrl ? { baseUrl } : {}), allowWrites };
+  const t = {
+    ...embeddedTarget(sim),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(target.apiKey ? { apiKey: target.apiKey } : {}),
+    allowWrites,
+  };
   const settings = { maxInvites: allowWrites ? t.maxInvites : 0, settleMs: 1000, seed: 1, ...opts };
   const run = await runInProcess(loadApiModel(), t, settings);
   const summary = summarize(run.results, {
