@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { dataSkip, planRun } from '../src/gate/plan.ts';
+import { ONE_WORKER_PLAN, workersFor } from '../src/gate/workers.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 
 const catalogue = buildCatalogue(loadApiModel());
@@ -92,5 +93,15 @@ describe('the planner', () => {
     assert.equal(env2.form, 'safe');
     assert.equal(dataSkip(env2, { seen: 0 })?.status, 'inconclusive');
     assert.match(dataSkip(env2, { seen: 0 })?.reason ?? '', /safe form reuses a transaction ID/);
+  });
+});
+
+describe('workers: one for a small plan, unless it has invites and reads', () => {
+  it('counts the scenarios and their areas', () => {
+    assert.equal(workersFor(['balance', 'history'], 2), 1);
+    assert.equal(workersFor(['invite', 'invite'], 4), 1);
+    assert.equal(workersFor(['invite', 'history'], 2), 2, 'the invites in one worker, the read beside them');
+    assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 2), 2);
+    assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 8), 4, 'never more than MAX_WORKERS');
   });
 });

@@ -257,6 +257,7 @@ describe('configuration and failures of the run itself', () => {
     try {
       const r = await contractRun(['--base-url', phantom.url, '--api-key', phantom.apiKey, '--grep', 'TRX-2']);
       assert.equal(r.code, 1);
+      assert.match(r.console, /using 1 worker\b/, 'four reads: one worker (workers.ts)');
       // TRX-2 looks up one fresh ID of every kind per method and name of trx_id: each once, never again.
       const lookups = phantom.log
         .filter((e) => e.endpoint === 'cek-trx-id')

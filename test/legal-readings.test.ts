@@ -108,6 +108,8 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
     try {
       const r = await gateAgainst(sim, ['--concurrency', '3', '--grep', 'coverage of (msisdn|limit)']);
       assert.equal(r.code, 0, r.console.slice(-3000));
+      // An invite scenario and a read: two workers, the invites in order in one, the read beside them.
+      assert.match(r.console, /using 2 workers/);
       assert.ok(sim.log.length > 200, `${sim.log.length} requests`);
       assert.equal(mostInFlight(sim.log), 3);
       // Refusals out side by side wait for room under --max-invites (10 here), never skip for it.

@@ -96,7 +96,16 @@ Config file only: api_key_env (a variable that holds the key), deviations: [{cla
     const baseline = cfg.baseline ? readBaseline(cfg.baseline) : undefined;
     const handover = writeDiscovery(discovery);
     try {
-      return await runPlaywright(cfg, io, handover, workersFor(plan.entries.length, concurrencyOf(cfg)), baseline);
+      return await runPlaywright(
+        cfg,
+        io,
+        handover,
+        workersFor(
+          plan.entries.map((e) => e.scenario.area),
+          concurrencyOf(cfg),
+        ),
+        baseline,
+      );
     } finally {
       handover.remove();
     }

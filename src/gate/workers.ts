@@ -24,12 +24,14 @@ export function workersOf(concurrency: number): number {
 }
 
 /**
- * A plan this small (a `--grep` run, most often) runs in one worker: a second worker's start (loading Playwright
- * and the toolkit, compiling the validators: about two CPU-seconds) costs more than the scenarios it would take.
+ * A small plan (a `--grep` run, most often) runs in one worker: a second worker's start (loading Playwright and
+ * the toolkit, compiling the validators: about two CPU-seconds) costs more than the scenarios it would take. Not
+ * when it has both invites and reads: the invites run in order in a worker of their own, the reads beside them.
  */
 export const ONE_WORKER_PLAN = 40;
 
-/** The Playwright workers for a planned run of `scenarios` scenarios at this concurrency. */
-export function workersFor(scenarios: number, concurrency: number): number {
-  return scenarios <= ONE_WORKER_PLAN ? 1 : workersOf(concurrency);
+/** The Playwright workers for a planned run (the areas of its scenarios) at this concurrency. */
+export function workersFor(areas: readonly string[], concurrency: number): number {
+  const both = areas.includes('invite') && areas.some((a) => a !== 'invite');
+  return areas.length <= ONE_WORKER_PLAN && !both ? 1 : workersOf(concurrency);
 }
