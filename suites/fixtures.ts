@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type TestInfo } from '@playwright/test';
 import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
@@ -117,6 +117,49 @@ export function groupsFor(area: Area): Group[] {
 /** Where every scenario's step says it is: this file (the scenario's own title says which it is). */
 const STEP_LOCATION = { file: fileURLToPath(import.meta.url), line: 1, column: 1 };
 
+/**
+ * One planned scenario of a test: run as a step, judged by the shared checks, its result (and, failed, its
+ * exchanges) attached for the reporter. Whether it judged: false when it was skipped or inconclusive.
+ */
+async function judged(
+  entry: PlannedScenario,
+  deps: ReturnType<typeof runDeps>,
+  testInfo: TestInfo,
+  afterWrites: boolean | undefined,
+): Promise<boolean> {
+  const notRun = dataSkip(entry, deps.data, afterWrites);
+  if (notRun !== undefined) {
+    await testInfo.attach('h2h-result', {
+      body: JSON.stringify(skippedResult(entry, notRun)),
+      contentType: 'application/json',
+    });
+    return false;
+  }
+  return base.step(
+    entry.scenario.title,
+    async (step) => {
+      const result = await executeScenario(entry, deps);
+      await step.attach('h2h-result', { body: JSON.stringify(result), contentType: 'application/json' });
+      if (result.status === 'failed') {
+        await step.attach(`exchanges: ${entry.scenario.title}`, {
+          body: JSON.stringify(result.exchanges, null, 2),
+          contentType: 'application/json',
+        });
+      }
+      // Only a failing scenario asserts: each assertion is a step whose stack Playwright captures, and a run has
+      // hundreds of passing scenarios.
+      if (result.lines.length)
+        expect
+          .soft(result.lines, `${entry.scenario.title}\n${result.lines.map((l) => `  ${l}`).join('\n')}`)
+          .toEqual([]);
+      return result.status !== 'skipped' && result.status !== 'inconclusive';
+    },
+    // A step given its location is not a captured stack (a fifth of a worker's time, hundreds a run), and an
+    // attachment made on the step is not a step of its own.
+    { location: STEP_LOCATION },
+  );
+}
+
 interface H2H {
   /** Runs each scenario as a step, judged by the shared checks; the test fails if any scenario failed. */
   run(group: Group): Promise<void>;
@@ -147,38 +190,7 @@ export const test = base.extend<{ h2h: H2H }>({
         }
         let skipped = 0;
         const one = async (entry: PlannedScenario): Promise<void> => {
-          const notRun = dataSkip(entry, deps.data, group.afterWrites);
-          if (notRun !== undefined) {
-            skipped++;
-            await testInfo.attach('h2h-result', {
-              body: JSON.stringify(skippedResult(entry, notRun)),
-              contentType: 'application/json',
-            });
-            return;
-          }
-          await test.step(
-            entry.scenario.title,
-            async (step) => {
-              const result = await executeScenario(entry, deps);
-              if (result.status === 'skipped' || result.status === 'inconclusive') skipped++;
-              await step.attach('h2h-result', { body: JSON.stringify(result), contentType: 'application/json' });
-              if (result.status === 'failed') {
-                await step.attach(`exchanges: ${entry.scenario.title}`, {
-                  body: JSON.stringify(result.exchanges, null, 2),
-                  contentType: 'application/json',
-                });
-              }
-              // Only a failing scenario asserts: each assertion is a step whose stack Playwright captures, and a
-              // run has hundreds of passing scenarios.
-              if (result.lines.length)
-                expect
-                  .soft(result.lines, `${entry.scenario.title}\n${result.lines.map((l) => `  ${l}`).join('\n')}`)
-                  .toEqual([]);
-            },
-            // A step given its location is not a captured stack (a fifth of a worker's time, hundreds a run), and
-            // an attachment made on the step is not a step of its own.
-            { location: STEP_LOCATION },
-          );
+          if (!(await judged(entry, deps, testInfo, group.afterWrites))) skipped++;
         };
         // Side by side where nothing writes: the run's pace holds the requests in flight to --concurrency.
         const queue = [...group.entries];
