@@ -512,6 +512,19 @@ function learnProducts(facts: readonly ReadingFact[]): NonNullable<Vocabulary['p
   return products;
 }
 
+/**
+ * The provider's day (vocabulary.ts, dayOffsets): the whole hour nearest UTC that every record of the run's own
+ * invites fits. Undefined without such a record, or when no whole hour fits them all.
+ */
+export function learnDay(facts: readonly ReadingFact[]): Vocabulary['day'] {
+  const spans = factsOf<[number, number]>(facts, 'vocabulary:day').map((f) => f.value);
+  if (!spans.length) return undefined;
+  const from = Math.max(...spans.map(([a]) => a));
+  const to = Math.min(...spans.map(([, b]) => b));
+  const hour = from > 0 ? Math.ceil(from / 60) * 60 : to <= 0 ? Math.floor((to - 1) / 60) * 60 : 0;
+  return hour >= from && hour < to && hour >= -720 && hour <= 840 ? { 'utc-offset-minutes': hour } : undefined;
+}
+
 /** Which name wins, by endpoint and pair of names: the answer seen most over both methods. */
 function learnNames(conflicts: readonly ObservedConflict[]): NonNullable<Vocabulary['names']> {
   const names: NonNullable<Vocabulary['names']> = {};
@@ -546,12 +559,14 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
   const products = learnProducts(facts);
   if (!Object.keys(products).length) notLearned.products = 'no invite was carried out (needs --allow-writes)';
   const names = learnNames(conflicts);
+  const day = learnDay(facts);
   return {
     ...(Object.keys(refusals).length ? { refusals } : {}),
     ...(Object.keys(successes).length ? { successes } : {}),
     ...(Object.keys(forms).length ? { forms } : {}),
     ...(Object.keys(products).length ? { products } : {}),
     ...(precedence ? { precedence } : {}),
+    ...(day ? { day } : {}),
     ...(Object.keys(names).length ? { names } : {}),
     ...(Object.keys(values).length ? { values } : {}),
     ...(Object.keys(notLearned).length ? { 'not-learned': notLearned } : {}),

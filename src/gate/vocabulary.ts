@@ -172,6 +172,17 @@ export function refusedFact(api: ApiModel, ex: Exchange, faults: readonly string
   );
 }
 
+/**
+ * The offsets from UTC (minutes, [from, to)) at which a record of the run's own invite, read now, is dated `date`:
+ * the invite was made moments ago, so the provider's clock read `date` then (undefined for no YYYY-MM-DD date).
+ */
+export function dayOffsets(date: unknown, now = Date.now()): [number, number] | undefined {
+  const start =
+    typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(start)) return undefined;
+  return [Math.ceil((start - now) / 60_000), Math.floor((start + 86_400_000 - now) / 60_000)];
+}
+
 /** What one answer shows of the provider's vocabulary. */
 export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext): VocabularyFact[] {
   const body = bodyOf(ex);
@@ -240,6 +251,8 @@ export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext):
     const sigs = new Map<string, { count: number; rec: Record<string, unknown> }>();
     for (const r of recs) {
       const own = ctx.ownTrxIds.has(String(r.trx_id));
+      const day = own ? dayOffsets(r.date) : undefined;
+      if (day) out.push(fact('vocabulary:day', day));
       const key = JSON.stringify([own ? 'own' : 'other', fieldSignature(r)]);
       const seen = sigs.get(key);
       if (seen) seen.count++;

@@ -214,6 +214,17 @@ export const READING_FILE_SCHEMA = {
         },
       },
     },
+    /**
+     * The provider's day: the offset from UTC (minutes, whole hours) at which the dates of the run's own invites'
+     * records fall, the one nearest UTC (an Indonesian provider dating by WIB: 420, seen between 17:00 and 24:00
+     * UTC, when WIB's date is UTC's next; 0 at other hours, when the two agree).
+     */
+    day: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['utc-offset-minutes'],
+      properties: { 'utc-offset-minutes': { type: 'integer', minimum: -720, maximum: 840 } },
+    },
     /** Which refusal a request with several faults gets: kinds in the order the provider checks them. */
     precedence: { type: 'array', items: { type: 'string', enum: [...REFUSAL_KINDS] } },
     /**

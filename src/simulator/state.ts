@@ -78,6 +78,9 @@ export class SimState {
   private readonly suite: Fixture['suite'];
   private neighbourSeq = 0;
 
+  /** The provider's day as a learned reading gives it (minutes from UTC): new transactions are dated by it. */
+  dayOffsetMinutes = 0;
+
   constructor(
     private readonly api: ApiModel,
     fixture: Fixture,
@@ -504,7 +507,7 @@ export class SimState {
           manager: place.manager.number,
           member,
           product: product.code,
-          date: new Date().toISOString().slice(0, 10),
+          date: new Date(Date.now() + this.dayOffsetMinutes * 60_000).toISOString().slice(0, 10),
           status: 'SUCCESS',
         },
         lagMsOf(this.reading),
