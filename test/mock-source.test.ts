@@ -102,7 +102,8 @@ describe("the provider's day: learned from the run's own invites' records, serve
           params: { ...params, msisdn: sim.fixture.suite.msisdns[0], kind: sim.fixture.suite.kind },
           timeoutMs: 10_000,
         });
-        assert.equal((invite.exchange?.body as { ok?: unknown }).ok, true, invite.exchange?.bodyText);
+        assert.ok(invite.exchange, 'the invite was answered');
+        assert.equal((invite.exchange.body as { ok?: unknown }).ok, true, invite.exchange.bodyText);
         const before = new Date(Date.now() + minutes * 60_000 - 5_000).toISOString().slice(0, 10);
         const after = new Date(Date.now() + minutes * 60_000 + 5_000).toISOString().slice(0, 10);
         const history = await callApi({
@@ -112,8 +113,9 @@ describe("the provider's day: learned from the run's own invites' records, serve
           params: { api_key: sim.apiKey, q: params.trx_id },
           timeoutMs: 10_000,
         });
-        const dates = ((history.exchange?.body as { data?: { date?: string }[] }).data ?? []).map((r) => r.date);
-        assert.equal(dates.length, 1, history.exchange?.bodyText);
+        assert.ok(history.exchange, 'the history was answered');
+        const dates = ((history.exchange.body as { data?: { date?: string }[] }).data ?? []).map((r) => r.date);
+        assert.equal(dates.length, 1, history.exchange.bodyText);
         assert.ok([before, after].includes(dates[0] as string), `${minutes}: dated ${dates[0]}, want ${before}`);
       } finally {
         await sim.close();
