@@ -6,6 +6,9 @@ import type net from 'node:net';
  */
 export const IDLE_MS = 1000;
 
+/** What ends an idle connection's wait: its error or end, or anything the server sends unasked. */
+const ENDS_IDLE = ['error', 'close', 'end', 'data'] as const;
+
 /**
  * Connections kept open between the calls of one gate run (its reads: gate/send-policy.ts), keyed by where they go:
  * a request sent on one skips the name, the connect and the handshake, on the target as on the runner (a run sends
@@ -22,7 +25,7 @@ export class ConnectionPool {
     for (let one = list.pop(); one; one = list.pop()) {
       const { socket, timer, drop } = one;
       clearTimeout(timer);
-      for (const event of ['error', 'close', 'end', 'data']) socket.off(event, drop);
+      for (const event of ENDS_IDLE) socket.off(event, drop);
       if (!socket.destroyed && socket.writable && !socket.readableEnded) {
         socket.ref();
         return socket;
@@ -50,7 +53,7 @@ export class ConnectionPool {
     };
     const timer = setTimeout(drop, IDLE_MS);
     timer.unref();
-    for (const event of ['error', 'close', 'end', 'data']) socket.on(event, drop);
+    for (const event of ENDS_IDLE) socket.on(event, drop);
     socket.unref();
     list.push({ socket, timer, drop });
   }

@@ -73,8 +73,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const api = opts.api ?? loadApiModel();
   const fixture = withProducts(opts.fixture ?? loadFixture(), opts.vocabulary);
   const reading = opts.reading ?? REFERENCE;
-  const state = new SimState(api, fixture, opts.apiKey, reading);
-  state.dayOffsetMinutes = opts.vocabulary?.day?.['utc-offset-minutes'] ?? 0;
+  const day = opts.vocabulary?.day?.['utc-offset-minutes'];
+  const state = new SimState(api, fixture, opts.apiKey, reading, day);
   // Every key the simulator accepts is hidden in its request log under whatever parameter name it came (the one
   // redaction: a key sent as `code`, `month` or `limit` is still the key).
   registerSecret(opts.apiKey);

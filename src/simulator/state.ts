@@ -78,14 +78,13 @@ export class SimState {
   private readonly suite: Fixture['suite'];
   private neighbourSeq = 0;
 
-  /** The provider's day as a learned reading gives it (minutes from UTC): new transactions are dated by it. */
-  dayOffsetMinutes = 0;
-
   constructor(
     private readonly api: ApiModel,
     fixture: Fixture,
     demoKey?: string,
     readonly reading: Reading = REFERENCE,
+    /** The provider's day as a learned reading gives it (minutes from UTC): new transactions are dated by it. */
+    private readonly dayOffsetMinutes = 0,
   ) {
     const suiteProduct = fixture.products.find((p) => p.code === fixture.suite.product);
     // The `balance` knob: the suite account's balance covers N invites of the suite's product.
