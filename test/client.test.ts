@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { ConnectionPool, callApi } from '../src/client/client.ts';
 import { ACCEPT_ENCODING } from '../src/client/codings.ts';
+import { httpSend } from '../src/gate/send-policy.ts';
 
 // The client reads the provider's answer as the provider may write it: a JSON body after a byte-order mark (some
 // frameworks write one) is JSON; anything else that is not JSON has no body to judge.
@@ -105,7 +106,7 @@ describe('the client decodes content codings, within the body cap', () => {
   });
 });
 
-describe('connections kept between calls (a pool, the gate’s reads)', () => {
+describe('connections kept between calls (a pool, the gate’s)', () => {
   let server: Server;
   let baseUrl = '';
   /** Connections the server accepted, and the Connection header of each request. */
@@ -155,6 +156,18 @@ describe('connections kept between calls (a pool, the gate’s reads)', () => {
     assert.equal(accepted, 3);
     assert.deepEqual(asked, Array(3).fill('close'));
     pool.close();
+  });
+
+  it("the gate's sender keeps reads and invites sent as refusals; any other invite has a connection of its own", async () => {
+    const raw = httpSend(baseUrl);
+    const invite = { api_key: 'k', trx_id: 'T-1', product_code: 'P', msisdn: '081299900001' };
+    accepted = 0;
+    for (let i = 0; i < 3; i++) await raw('saldo-user', 'GET', { api_key: 'k' });
+    for (let i = 0; i < 3; i++) await raw('invite-member', 'POST', invite, { kept: true });
+    assert.equal(accepted, 1, 'three reads and three invites sent as refusals, one connection');
+    for (let i = 0; i < 3; i++) await raw('invite-member', 'GET', invite);
+    assert.equal(accepted, 4, 'three other invites, three connections');
+    assert.deepEqual(asked.slice(-3), Array(3).fill('close'));
   });
 
   it('a connection the server closes is not reused; one closed as the next call came fails that call, said so', async () => {

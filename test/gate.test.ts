@@ -49,6 +49,19 @@ describe('h2h contract against the embedded simulator', () => {
     const sim = await startSimulator({ reading: parseReading('legal') });
     const r = await gateInProcess(sim).finally(() => sim.close());
     assert.equal(r.summary.result, 'held', JSON.stringify(r.summary.clauses.filter((c) => c.status !== 'held')));
+    // An invite that could be charged always came on a connection of its own; those meant to be refused share kept
+    // ones (docs/gate.md, connections).
+    const invites = sim.log.filter((e: LogEntry) => e.endpoint === 'invite-member');
+    const kept = invites.filter((e) => e.keptConnection);
+    assert.deepEqual(
+      kept.filter((e) => e.couldSucceed).map((e) => `${e.seq} ${e.status}`),
+      [],
+      'no invite that could be charged on a kept connection',
+    );
+    assert.ok(
+      invites.some((e) => e.couldSucceed) && kept.length > invites.length / 2,
+      `${kept.length} of ${invites.length} kept`,
+    );
     const drift = r.summary.drift.map((d) => `${d.kind} ${d.path}`);
     for (const p of ['field $.server_time', 'field $.data[].channel', 'field $.meta', 'field $.errors'])
       assert.ok(drift.includes(p), `${p} in ${drift.join(', ')}`);

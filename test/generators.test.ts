@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { coverageCases, nearMissCases } from '../src/gate/generators/cases.ts';
+import { coverageByNames, coverageCases, GENERATED_ENDPOINTS, nearMissCases } from '../src/gate/generators/cases.ts';
 import { historyArbitrary, randomArbitrary } from '../src/gate/generators/properties.ts';
 import { boundaryValues } from '../src/gate/generators/values.ts';
 import { inviteParams, testNumber } from '../src/gate/sampling.ts';
 import type { ScenarioContext } from '../src/gate/scenario.ts';
 import { discoveredData } from '../src/gate/target.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
-import type { Exchange } from '../src/openapi/types.ts';
+import { type Exchange, METHODS } from '../src/openapi/types.ts';
 
 const api = loadApiModel();
 
@@ -104,6 +104,64 @@ describe('generated cases', () => {
     const near = nearMissCases(ctx, 'saldo-user', 'GET');
     assert.ok(near.length >= 8);
     assert.ok(near.every((c) => (c.wrongKey && c.params.api_key !== ctx.target.apiKey) || c.params.key !== undefined));
+  });
+
+  it('the coverage phase sends every class under every name and by both methods, each alias by one in turn', () => {
+    const ctx = buildContext(1);
+    const names = api.namesOf('invite-member', 'msisdn');
+    assert.deepEqual(names, ['msisdn', 'number', 'nomor']);
+    const cases = coverageByNames(api, ctx, 'invite-member', 'msisdn', names);
+    const classes = new Set(cases.map((c) => c.coverage?.valueClass));
+    assert.ok(classes.size > 100, `${classes.size} classes`);
+    const by = (name: string, cls: unknown): string[] =>
+      cases.filter((c) => c.coverage?.sentAs === name && c.coverage?.valueClass === cls).map((c) => c.method);
+    for (const cls of classes) {
+      const both = coverageCases(api, ctx, 'invite-member', 'msisdn', 'msisdn', 'GET').some(
+        (c) => c.coverage?.valueClass === cls,
+      );
+      // The canonical name by both methods (one alone for a class only one method carries), each alias once.
+      assert.equal(by('msisdn', cls).length, both ? 2 : 1, `${cls} under msisdn`);
+      assert.equal(by('number', cls).length, 1, `${cls} under number`);
+      assert.equal(by('nomor', cls).length, 1, `${cls} under nomor`);
+      // The two aliases go by different methods: every class by both methods under the aliases too.
+      if (both) assert.notEqual(by('number', cls)[0], by('nomor', cls)[0], `${cls}: number and nomor`);
+    }
+    // And each alias takes both methods, class by class.
+    for (const name of ['number', 'nomor'])
+      assert.deepEqual(
+        new Set(cases.filter((c) => c.coverage?.sentAs === name).map((c) => c.method)),
+        new Set(METHODS),
+      );
+  });
+
+  it('every near miss of the key goes under both names on every endpoint, and under each name by both methods', () => {
+    const ctx = buildContext(1);
+    const sent = GENERATED_ENDPOINTS.flatMap((endpoint) =>
+      METHODS.flatMap((method) =>
+        nearMissCases(ctx, endpoint, method)
+          .filter((c) => (c.params.api_key === undefined) !== (c.params.key === undefined))
+          .map((c) => ({
+            endpoint,
+            method,
+            name: c.params.api_key === undefined ? 'key' : 'api_key',
+            miss: c.label.replace(/^\w+: /, ''),
+          })),
+      ),
+    );
+    const misses = new Set(sent.map((s) => s.miss));
+    assert.ok(misses.size > 30, `${misses.size} near misses`);
+    for (const miss of misses) {
+      const of = sent.filter((s) => s.miss === miss);
+      const pairs = (f: (s: (typeof of)[number]) => string): Set<string> => new Set(of.map(f));
+      // A near miss only POST carries (a JSON array) goes on every endpoint by POST, under one name on each.
+      const postOnly = !of.some((s) => s.method === 'GET');
+      for (const endpoint of GENERATED_ENDPOINTS)
+        for (const name of postOnly ? [] : ['api_key', 'key'])
+          assert.ok(pairs((s) => `${s.endpoint} ${s.name}`).has(`${endpoint} ${name}`), `${miss}: ${endpoint} ${name}`);
+      for (const name of ['api_key', 'key'])
+        for (const method of postOnly ? ['POST'] : METHODS)
+          assert.ok(pairs((s) => `${s.name} ${s.method}`).has(`${name} ${method}`), `${miss}: ${name} ${method}`);
+    }
   });
 
   it('a guarded invite never repeats an invite of the gate exactly (a replaying provider would accept it)', () => {

@@ -226,7 +226,7 @@ export class TimedCall {
   /**
    * A failure's words, saying when it came on a connection kept from an earlier call before any answer: the
    * server may have closed it as it waited. Never sent again here: the caller decides (the gate tries a read
-   * once more and notes it as flaky; its invites never go on a kept connection).
+   * once more and notes it as flaky; an invite with no answer may have been charged, and is never sent again).
    */
   private onKept(message: string): string {
     return this.reused && !this.marks.firstByte ? `${message} (on a kept connection)` : message;

@@ -69,9 +69,9 @@ export async function runInProcess(
   const began = performance.now();
   let seq = 0;
   const raw: RawSend = record
-    ? async (endpoint, method, params, body) => {
+    ? async (endpoint, method, params, how) => {
         const at = { seq: seq++, atMs: performance.now() - began };
-        const ex = await sent(endpoint, method, params, body);
+        const ex = await sent(endpoint, method, params, how);
         record(ex, at);
         return ex;
       }

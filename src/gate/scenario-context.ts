@@ -141,11 +141,12 @@ class ScenarioTraffic {
     endpoint: Exchange['endpoint'],
     method: Method,
     params: Params,
-    opts: SendOptions = {},
+    opts: SendOptions & { kept?: boolean } = {},
     policy = this.deps.policy,
   ): Promise<Exchange> {
     const { notes } = this.recording;
-    const ex = await sendUnderPolicy(this.deps.raw, endpoint, method, params, policy, notes, opts.body);
+    const how = { ...(opts.body ? { body: opts.body } : {}), ...(opts.kept ? { kept: true } : {}) };
+    const ex = await sendUnderPolicy(this.deps.raw, endpoint, method, params, policy, notes, how);
     if (!opts.quiet) this.recording.exchanges.push(ex);
     if (opts.mustRefuse) this.recording.mustRefuse.add(ex);
     this.learn(ex);
@@ -256,7 +257,8 @@ class ScenarioTraffic {
     const trx = inviteTrxId(this.api, params);
     let ex: Exchange;
     try {
-      ex = await this.send('invite-member', method, params, opts);
+      // One the run expects refused may share a kept connection (httpSend); one it means to carry out has its own.
+      ex = await this.send('invite-member', method, params, { ...opts, kept: intent.expect === 'refusal' });
     } catch (err) {
       this.settleInvite(intent, trx, notCarriedOut(err) ? 'refused' : 'unknown');
       throw err;

@@ -4,8 +4,16 @@ import type { Endpoint, Exchange, Method, Params } from '../openapi/types.js';
 import { defaultValue } from '../shared/settings.js';
 import type { Pace } from './pace.js';
 
+/** How one request goes out, besides its parameters. */
+export interface RawOptions {
+  /** POST only: this body as it is, in place of the parameters as JSON. */
+  body?: RawBody;
+  /** An invite that may share a kept connection (httpSend): one the run expects refused. */
+  kept?: boolean;
+}
+
 /** Sends one request as is; throws TransportError when no HTTP answer came. */
-export type RawSend = (endpoint: Endpoint, method: Method, params: Params, body?: RawBody) => Promise<Exchange>;
+export type RawSend = (endpoint: Endpoint, method: Method, params: Params, opts?: RawOptions) => Promise<Exchange>;
 
 /** A rate-limit answer the gate waited out. */
 export interface Wait {
@@ -58,7 +66,7 @@ export async function sendUnderPolicy(
   params: Params,
   policy: SendPolicy,
   notes: TrafficNotes,
-  body?: RawBody,
+  opts: RawOptions = {},
 ): Promise<Exchange> {
   const sleep = policy.sleep ?? sleepFor;
   const invite = endpoint === 'invite-member';
@@ -69,7 +77,7 @@ export async function sendUnderPolicy(
     const release = await policy.pace?.acquire();
     let ex: Exchange;
     try {
-      ex = await raw(endpoint, method, params, body);
+      ex = await raw(endpoint, method, params, opts);
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       const mayRetry = nothingSent(err.reason) || !invite;
@@ -116,28 +124,29 @@ export interface HttpOptions {
 }
 
 /**
- * A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. Reads go on
- * connections kept between them (client/pool.ts): a run sends thousands, and a new connection for each (a TLS
- * handshake, against a provider) cost more than the read. A read lost on a kept connection is never sent again by
- * the client: sendUnderPolicy tries it once more (noted as flaky). An invite always has a connection of its own:
- * one the provider closed as it waited would leave it unknown whether the invite was charged, and the copies of
- * INV-5 in flight must leave together, not one on a kept connection ahead of the others.
+ * A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. Reads, and
+ * invites sent `kept` (those the run expects refused: scenario-context.ts), go on connections kept between them
+ * (client/pool.ts): a run sends thousands, and a new connection for each (a TLS handshake, against a provider)
+ * cost more than the request. A request lost on a kept connection is never sent again by the client:
+ * sendUnderPolicy tries a read once more (noted as flaky), never an invite. Any other invite has a connection of
+ * its own: one the provider closed as it waited would leave it unknown whether an invite meant to be carried out
+ * was charged, and the copies of INV-5 in flight must leave together, not one on a kept connection ahead.
  */
 export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
   const timeoutMs = opts.timeoutMs ?? defaultValue('timeout');
   const bodyCap = opts.bodyCap ?? defaultValue('body-cap');
   const pool = new ConnectionPool();
-  return async (endpoint, method, params, body) => {
+  return async (endpoint, method, params, how = {}) => {
     const r = await callApi({
       baseUrl,
       endpoint,
       method,
       params,
-      ...(body ? { body } : {}),
+      ...(how.body ? { body: how.body } : {}),
       timeoutMs,
       bodyCap,
       ...(opts.tls ? { tls: opts.tls } : {}),
-      ...(endpoint === 'invite-member' ? {} : { pool }),
+      ...(endpoint !== 'invite-member' || how.kept ? { pool } : {}),
     });
     if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
     return r.exchange;

@@ -14,6 +14,8 @@ export interface LogEntry {
   source?: string;
   /** True when this invite request passed every check but money and slots: it could have been charged. */
   couldSucceed: boolean;
+  /** True when it came on a connection that had carried an earlier request (HTTP keep-alive). */
+  keptConnection?: boolean;
   /** When the request arrived, in milliseconds of the process's clock (performance.now). */
   arrivedMs?: number;
   /** Server-side time from the request's arrival to the last byte of the answer (ground truth for benchmarks). */

@@ -190,6 +190,8 @@ interface Arrival {
 class SimulatorHandler {
   readonly log = new RequestLog();
   private seq = 0;
+  /** The requests each connection has carried so far. */
+  private readonly carried = new WeakMap<object, number>();
   /** The trx_ids of invites carried out here: their history records take the provider's own invites' fields. */
   private readonly own = new Set<string>();
   private readonly seenRequests = new Set<string>();
@@ -286,6 +288,10 @@ class SimulatorHandler {
   /** A new entry of the request log, timed until its answer is sent. */
   private logEntry(method: string, url: URL, res: http.ServerResponse): LogEntry {
     const entry: LogEntry = { seq: ++this.seq, method, path: url.pathname, httpStatus: 0, couldSucceed: false };
+    const { socket } = res;
+    const carried = socket ? (this.carried.get(socket) ?? 0) : 0;
+    if (socket) this.carried.set(socket, carried + 1);
+    entry.keptConnection = carried > 0;
     this.log.push(entry);
     const arrived = performance.now();
     entry.arrivedMs = arrived;

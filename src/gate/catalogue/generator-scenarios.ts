@@ -2,7 +2,7 @@ import { historyComplete } from '../../checks/outcome.js';
 import { dateOf, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
-import { coverageCases, type GeneratedCase, nearMissCases } from '../generators/cases.js';
+import { coverageByNames, GENERATED_ENDPOINTS, type GeneratedCase, nearMissCases } from '../generators/cases.js';
 import {
   checkProperty,
   historyArbitrary,
@@ -33,9 +33,6 @@ const DEMANDS: Record<string, ClauseId[]> = {
   'invite-member trx_id': ['INV-4'],
   'invite-member product_code': ['INV-4'],
 };
-
-/** The endpoints of the near misses and the random phase, in their order in the catalogue. */
-const ALL_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const;
 
 /**
  * Reads go eight at a time. Invites go four at a time, each batch admitted by the ledger only if the cap would
@@ -139,9 +136,9 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
         .params.filter((p) => p.name !== 'api_key')
         .map((p) => coverage(api, endpoint, p.name)),
     ),
-    ...ALL_ENDPOINTS.flatMap((endpoint) => METHODS.map((method) => nearMisses(endpoint, method))),
+    ...GENERATED_ENDPOINTS.flatMap((endpoint) => METHODS.map((method) => nearMisses(endpoint, method))),
     historyProperties(api),
-    ...ALL_ENDPOINTS.map((endpoint) => randomPhase(api, endpoint)),
+    ...GENERATED_ENDPOINTS.map((endpoint) => randomPhase(api, endpoint)),
     ...METHODS.map((method) => inFlight(method)),
   ];
   return out.map((s) => ({ ...s, generated: true }));
@@ -158,7 +155,10 @@ function generatedUse(endpoint: Endpoint): Pick<Scenario, 'needs' | 'invite'> {
   };
 }
 
-/** The coverage phase of one parameter: its boundary values by every name, on both methods (ENV-2, ENV-3). */
+/**
+ * The coverage phase of one parameter: its boundary values by every name and both methods, the canonical name on
+ * both, each alias on one in turn (coverageByNames; ENV-2, ENV-3).
+ */
 function coverage(api: ApiModel, endpoint: Endpoint, param: string): Scenario {
   const clauses: ClauseId[] = ['ENV-2', 'ENV-3', ...(DEMANDS[`${endpoint} ${param}`] ?? []), 'ENV-4'];
   const names = api.namesOf(endpoint, param);
@@ -173,11 +173,9 @@ function coverage(api: ApiModel, endpoint: Endpoint, param: string): Scenario {
     // An invite that no clause says must be refused goes out guarded by a used trx_id.
     needs: needsKnownTrx(endpoint) ? ['known-trx'] : ['q', 'date', 'month', 'year'].includes(param) ? ['history'] : [],
     ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
-    requests: 112 * 2 * names.length,
+    requests: 112 * (names.length + 1),
     async run(ctx) {
-      const cases = names.flatMap((name) =>
-        METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, param, name, method)),
-      );
+      const cases = coverageByNames(api, ctx, endpoint, param, names);
       return coveragePairs(ctx, await sendAll(ctx, await unknownForSure(api, ctx, cases)));
     },
   };

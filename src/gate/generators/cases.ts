@@ -1,6 +1,6 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
-import type { ClauseId, Endpoint, Method, Params } from '../../openapi/types.js';
+import { type ClauseId, type Endpoint, METHODS, type Method, type Params } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
@@ -167,6 +167,33 @@ export function coverageCases(
 }
 
 /**
+ * The coverage phase of one parameter under all its names (the canonical name first): every value class by both
+ * methods under the canonical name, and by one method under an alias, the methods taking turns from class to
+ * class and from alias to alias. So every class goes under every name and by both methods, and each alias answer
+ * has its canonical answer by the same method to pair with (ENV-3); only a provider that breaks a class under
+ * one alias by one method alone goes unseen, for half the classes. A class that one method alone carries (a JSON
+ * number) goes by that method.
+ */
+export function coverageByNames(
+  api: ApiModel,
+  ctx: ScenarioContext,
+  endpoint: Endpoint,
+  param: string,
+  names: readonly string[],
+): GeneratedCase[] {
+  return names.flatMap((name, k) => {
+    const cases = METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, param, name, method));
+    if (k === 0) return cases;
+    const classes = [...new Set(cases.map((c) => c.coverage?.valueClass))];
+    return classes.flatMap((cls, j) => {
+      const same = cases.filter((c) => c.coverage?.valueClass === cls);
+      const one = same.find((c) => c.method === METHODS[(j + k) % METHODS.length]) ?? same[0];
+      return one ? [one] : [];
+    });
+  });
+}
+
+/**
  * What a parameter's role classes are made from (roles.ts): a text matched in history from a record's member
  * number (its digits are no product's); an identifier looked up from the known transaction, beside every ID the
  * account shows (a variant equal to one of them is no unknown ID); anything else from its sample.
@@ -185,6 +212,9 @@ function roleSeed(ctx: ScenarioContext, endpoint: Endpoint, param: string): Role
 /** The names of the key, each tried alone with every near miss. */
 const KEY_NAMES = ['api_key', 'key'] as const;
 
+/** The endpoints of the near misses and the random phase, in their order in the catalogue (the names of the key take turns in it). */
+export const GENERATED_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const;
+
 /**
  * Keys a near miss of the real one, the secret role's classes (roles.ts) that are text: derived from it, so they
  * are secrets too (registered by the caller).
@@ -201,7 +231,8 @@ function nearMissValues(key: string): RoleValue[] {
 }
 
 /**
- * AUTH-1 near misses on one endpoint and method, one name of the key at a time (api_key, then key): the real key
+ * AUTH-1 near misses on one endpoint and method, each under one name of the key (api_key or key, taking turns so
+ * that every near miss goes under both names on every endpoint, one by GET and the other by POST): the real key
  * changed by one character, cut, extended, its case flipped, padded with whitespace, encoded twice; and both names
  * at once carrying two different wrong keys. None may give ok true or account data. (One name carrying the real
  * key beside a wrong one under the other is no AUTH-1 case: the caller holds the key. Those go to the
@@ -231,16 +262,20 @@ export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: 
     ? { expect: 'refusal', clause: 'AUTH-1' }
     : { expect: 'refusal', clause: 'used-trx' };
   const misses = [...nearMissKeys(key), ...nearMissValues(key).filter((k) => !k.methods || k.methods.includes(method))];
-  const cases: GeneratedCase[] = KEY_NAMES.flatMap((name) =>
-    misses.map((k) => ({
+  // Every near miss on every endpoint by both methods, each under one name, the names taking turns: each name
+  // still carries every near miss on half of the endpoints and methods.
+  const turn = (GENERATED_ENDPOINTS as readonly Endpoint[]).indexOf(endpoint) + METHODS.indexOf(method);
+  const cases: GeneratedCase[] = misses.map((k, i) => {
+    const name = KEY_NAMES[(i + turn) % KEY_NAMES.length] ?? 'api_key';
+    return {
       phase: 'near-miss' as const,
       endpoint,
       method,
       label: `${name}: the real key, ${k.label}`,
       params: { ...base(), [name]: k.value },
       wrongKey: true,
-    })),
-  );
+    };
+  });
   const [one = 'x', other = 'y'] = misses.map((k) => k.value);
   cases.push({
     phase: 'near-miss',
