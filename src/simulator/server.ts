@@ -451,10 +451,14 @@ function answerUnparsable(socket: Socket): void {
   } else socket.destroy();
 }
 
+/**
+ * Each coding as a server applies it on the fly: Brotli at quality 4, as servers do for dynamic answers (Node's
+ * default, 11, is for static files: 5 ms of CPU for a 2 KB answer here, against 0.06 ms at 4).
+ */
 const ENCODE: Record<'gzip' | 'deflate' | 'br', (b: Buffer) => Buffer> = {
   gzip: (b) => zlib.gzipSync(b),
   deflate: (b) => zlib.deflateSync(b),
-  br: (b) => zlib.brotliCompressSync(b),
+  br: (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }),
 };
 
 /**
