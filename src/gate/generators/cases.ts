@@ -212,7 +212,10 @@ function roleSeed(ctx: ScenarioContext, endpoint: Endpoint, param: string): Role
 /** The names of the key, each tried alone with every near miss. */
 const KEY_NAMES = ['api_key', 'key'] as const;
 
-/** The endpoints of the near misses and the random phase, in their order in the catalogue (the names of the key take turns in it). */
+/**
+ * The endpoints of the near misses and the random phase, in their order in the catalogue (the names of the key
+ * take turns along it).
+ */
 export const GENERATED_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const;
 
 /**
