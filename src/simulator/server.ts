@@ -191,7 +191,7 @@ class SimulatorHandler {
   readonly log = new RequestLog();
   private seq = 0;
   /** The requests each connection has carried so far. */
-  private readonly carried = new WeakMap<object, number>();
+  private readonly carried = new WeakMap<Socket, number>();
   /** The trx_ids of invites carried out here: their history records take the provider's own invites' fields. */
   private readonly own = new Set<string>();
   private readonly seenRequests = new Set<string>();
