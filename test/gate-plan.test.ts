@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { RECORD_DATE_EDGES, recordDateEdges } from '../src/gate/catalogue/history.ts';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { dataSkip, planRun } from '../src/gate/plan.ts';
 import { ONE_WORKER_PLAN, workersFor } from '../src/gate/workers.ts';
@@ -103,5 +104,37 @@ describe('workers: one for a small plan, unless it has invites and reads', () =>
     assert.equal(workersFor(['invite', 'history'], 2), 2, 'the invites in one worker, the read beside them');
     assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 2), 2);
     assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 8), 4, 'never more than MAX_WORKERS');
+  });
+});
+
+describe('HIS-3 date edges, from the account record dates', () => {
+  it('asks first where a slip of one day crosses into another month, then every month edge, then every other slip', () => {
+    const dates = ['2026-03-03', '2025-12-31', '2026-03-03', '2026-02-30', 'yesterday', '2026-01-05'];
+    // In any order of the records: a shuffled history gives the same dates.
+    for (const order of [dates, [...dates].reverse()]) {
+      assert.deepEqual(recordDateEdges(order), [
+        '2026-01-01',
+        '2026-03-01',
+        '2026-03-31',
+        '2026-01-31',
+        '2025-12-01',
+        '2025-12-31',
+        '2026-03-04',
+        '2026-03-02',
+        '2026-01-06',
+        '2026-01-04',
+        '2025-12-30',
+      ]);
+    }
+    assert.deepEqual(recordDateEdges(dates, 2), ['2026-01-01', '2026-03-01']);
+  });
+
+  it('reaches the day after a month end however many months the account has', () => {
+    const months = Array.from(
+      { length: 24 },
+      (_, i) => `20${24 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-15`,
+    );
+    assert.ok(recordDateEdges([...months, '2024-06-30']).includes('2024-07-01'));
+    assert.equal(recordDateEdges(months).length, RECORD_DATE_EDGES);
   });
 });

@@ -90,26 +90,47 @@ function filterScenarios(api: ApiModel, method: Method): Scenario[] {
   return out;
 }
 
-/** HIS-3 on the first and last day of every month the account's records fall in. */
+/** Dates HIS-3 asks for at the edges of the account's records, at most this many a method. */
+export const RECORD_DATE_EDGES = 40;
+
+/**
+ * The dates at which a date filter that slips shows a record of another day, from the account's own record dates,
+ * most telling first, at most `cap`: the day before and after each record date where that crosses into another
+ * month (a filter that reads the 1st as "from the day before" or the month's last day as "to the next"), the first
+ * and last day of each month with records (a filter that reads an edge as its month), then the day before and after
+ * every other record date. Newest first within each; no date the calendar does not have.
+ */
+export function recordDateEdges(dates: readonly string[], cap = RECORD_DATE_EDGES): string[] {
+  const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+  const days = [...new Set(dates)]
+    .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && dayOf(Date.parse(`${d}T00:00:00Z`) || 0) === d)
+    .sort()
+    .reverse();
+  const shift = (d: string, n: number): string => dayOf(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000);
+  const slips = days.flatMap((d) =>
+    [shift(d, 1), shift(d, -1)].map((s) => ({ s, crosses: s.slice(0, 7) !== d.slice(0, 7) })),
+  );
+  const edges = [...new Set(days.map((d) => d.slice(0, 7)))].flatMap((m) => {
+    const [y, mo] = m.split('-').map(Number) as [number, number];
+    return [`${m}-01`, dayOf(Date.UTC(y, mo, 0))];
+  });
+  const crossing = slips.filter((x) => x.crosses).map((x) => x.s);
+  return [...new Set([...crossing, ...edges, ...slips.map((x) => x.s)])].slice(0, cap);
+}
+
+/** HIS-3 at the edges of the account's record dates (`recordDateEdges`). */
 function monthEdges(method: Method): Scenario {
-  // The edges of every month the account's records fall in: a date filter that reads a month's first or last day
-  // as a range slips there.
   return {
-    title: `HIS-3 history-transaksi ${method}: dates at the edges of the account's months`,
+    title: `HIS-3 history-transaksi ${method}: dates at the edges of the account's months and record days`,
     clauses: ['HIS-3'],
     area: 'history',
     endpoint: 'history-transaksi',
     methods: [method],
     aliases: [],
     needs: ['history'],
-    requests: 24,
+    requests: RECORD_DATE_EDGES,
     async run(ctx) {
-      const months = [...new Set((ctx.data.records ?? []).map((r) => r.date?.slice(0, 7) ?? ''))].filter(Boolean);
-      const dates = months.slice(0, 12).flatMap((m) => {
-        const [y, mo] = m.split('-').map(Number) as [number, number];
-        const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-        return [`${m}-01`, `${m}-${String(last).padStart(2, '0')}`];
-      });
+      const dates = recordDateEdges((ctx.data.records ?? []).map((r) => r.date ?? ''));
       const answers = await Promise.all(
         dates.map((date) =>
           ctx.send('history-transaksi', method, { api_key: ctx.target.apiKey, date, limit: compareLimit(ctx) }),
