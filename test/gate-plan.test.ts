@@ -3,8 +3,10 @@ import { describe, it } from 'node:test';
 import { RECORD_DATE_EDGES, recordDateEdges } from '../src/gate/catalogue/history.ts';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { dataSkip, planRun } from '../src/gate/plan.ts';
+import { discoveredData } from '../src/gate/target.ts';
 import { ONE_WORKER_PLAN, workersFor } from '../src/gate/workers.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import type { Exchange } from '../src/openapi/types.ts';
 
 const catalogue = buildCatalogue(loadApiModel());
 const data = {
@@ -136,5 +138,55 @@ describe('HIS-3 date edges, from the account record dates', () => {
     );
     assert.ok(recordDateEdges([...months, '2024-06-30']).includes('2024-07-01'));
     assert.equal(recordDateEdges(months).length, RECORD_DATE_EDGES);
+  });
+});
+
+describe('discovery, from a history in any order', () => {
+  const rec = (trx_id: string, date: string, member: string) => ({
+    trx_id,
+    manager_number: '6281100000002',
+    member_number: member,
+    date,
+    status: trx_id.endsWith('f') ? 'FAILED' : 'SUCCESS',
+  });
+  const all = [
+    rec('A1', '2026-03-03', '6281234560001'),
+    rec('b2f', '2026-03-03', '081234560002'),
+    rec('C3', '2026-01-05', '6281234560003'),
+    rec('d-4', '2025-12-31', '6281234560004'),
+    rec('E5', '2026-03-27', '6281234560005'),
+    rec('F6f', '2025-12-31', '081234560006'),
+    rec('G7', '2026-01-05', '6281234560007'),
+  ];
+  const answer = (data: object[]): Exchange =>
+    ({
+      endpoint: 'history-transaksi',
+      method: 'GET',
+      params: {},
+      httpStatus: 200,
+      body: { ok: true, status: 'SUCCESS', data },
+    }) as unknown as Exchange;
+  const discover = (order: number[]) => {
+    const listed = order.map((i) => all[i] as object);
+    // A first page of four, and a census that holds the rest, both in the order given.
+    return discoveredData(answer(listed.slice(0, 4)), undefined, [], 4, [answer(listed)]);
+  };
+
+  it('picks the same records, kinds and guard whatever order the answers listed them in', () => {
+    const orders = [
+      [0, 1, 2, 3, 4, 5, 6],
+      [6, 5, 4, 3, 2, 1, 0],
+      [3, 0, 5, 2, 6, 1, 4],
+      [4, 2, 6, 0, 1, 3, 5],
+    ];
+    const seen = orders.map(discover).map(({ seen: _, pageLimit: __, ...d }) => d);
+    for (const d of seen.slice(1)) assert.deepEqual(d, seen[0]);
+    assert.equal(seen[0]?.newestDate, '2026-03-27');
+    assert.deepEqual(
+      seen[0]?.records?.map((r) => r.trx_id),
+      ['E5', 'A1', 'b2f', 'C3', 'G7', 'F6f', 'd-4'],
+    );
+    // A past date with the most records, its first trx_id: the same pick on every machine.
+    assert.equal(seen[0]?.record?.trx_id, 'A1');
   });
 });

@@ -2,6 +2,7 @@ import type { Target } from '../client/target.js';
 import { bodyOf, records } from '../openapi/exchange.js';
 import { to62 } from '../openapi/numbers.js';
 import type { Exchange } from '../openapi/types.js';
+import { byCodeUnit } from '../shared/order.js';
 import { type KindedRecord, recordsOfEveryKind } from './record-kinds.js';
 import { type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
 import type { TrxRule } from './trx-ids.js';
@@ -82,28 +83,27 @@ export function discoveredData(
   const shown = wellFormed(data);
   const all = new Map(shown.map((r) => [r.trx_id, r]));
   for (const c of census) for (const r of wellFormed(records(c) ?? [])) if (!all.has(r.trx_id)) all.set(r.trx_id, r);
+  // Every pick below comes from the records in one order of their own (newest date first, then trx_id), never
+  // the order the answers listed them in: a provider may shuffle its history, and the records a run tests must
+  // not change with it.
+  const sorted = [...all.values()].sort(byDateThenId);
+  const newest = sorted[0]?.date ?? '';
   // Prefer a record of a past date (not the newest date seen, which may still be growing) that shares its
   // date with the most records, so that date filters and GET/POST comparisons have several stable records.
-  const newest =
-    shown
-      .map((r) => String(r.date))
-      .sort()
-      .pop() ?? '';
-  const count = (d: string): number => shown.filter((r) => r.date === d).length;
-  const past = shown
+  const count = (d: string | undefined): number => sorted.filter((r) => r.date === d).length;
+  const past = sorted
     .filter((r) => String(r.date) < newest)
-    .sort((a, b) => count(String(b.date)) - count(String(a.date)) || String(a.trx_id).localeCompare(String(b.trx_id)));
+    .sort((a, b) => count(b.date) - count(a.date) || byDateThenId(a, b));
   const documented = (r: Readonly<Record<string, unknown>>): Record<string, string> =>
     Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(r[k])]));
-  const record = past[0] ?? shown[0];
+  const record = past[0] ?? sorted[0];
   const pick = record ? documented(record) : undefined;
   // The used trx_id that guards read-only invites: one whose member is none of the run's own numbers, so that
   // a guarded invite never repeats its first request exactly (a provider may answer that as an idempotent replay,
-  // ok true, and the guard would look broken).
+  // ok true, and the guard would look broken). Without a past record, one of the newest date (a transaction shown
+  // PENDING for a moment is legal).
   const own = new Set(ownNumbers.map(to62));
-  // Without a past record, the page's last one: most providers answer newest first, and the newest may still be
-  // settling (a transaction shown PENDING for a moment is legal).
-  const guard = [...past, ...[...shown].reverse()].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
+  const guard = [...past, ...sorted].find((r) => !own.has(to62(String(r.member_number)))) ?? record;
   return {
     ...(pick ? { record: pick } : {}),
     ...(newest ? { newestDate: newest } : {}),
@@ -113,10 +113,15 @@ export function discoveredData(
       : asked < DISCOVERY_LIMIT
         ? { pageLimit: asked }
         : {}),
-    records: [...all.values()].map(documented),
-    kinds: recordsOfEveryKind([...all.values()], documented, newest || undefined),
+    records: sorted.map(documented),
+    kinds: recordsOfEveryKind(sorted, documented, newest || undefined),
     ...(knownTrxId ? { knownTrxId } : guard ? { knownTrxId: String(guard.trx_id) } : {}),
   };
+}
+
+/** Newest date first, then trx_id by code unit (the same on every machine, unlike a locale's collation). */
+function byDateThenId(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): number {
+  return byCodeUnit(b.date ?? '', a.date ?? '') || byCodeUnit(a.trx_id ?? '', b.trx_id ?? '');
 }
 
 /** Records with every documented field a string: the ones a check can take values from. */

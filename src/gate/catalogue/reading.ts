@@ -106,7 +106,8 @@ async function largestPage(
 /**
  * Is the large page the account's every record, or cut at a maximum? A record of one of its dates, months or years
  * that it lacks (not one of the run's own invites, which may land meanwhile) proves a cut. A sorted page is cut
- * after its last date: its dates, then months, then years are asked from the last.
+ * after its last date: its dates, then months, then years are asked from the last (from the oldest, for a page in
+ * no order of dates).
  */
 async function findCut(
   ctx: ScenarioContext,
@@ -116,7 +117,15 @@ async function findCut(
   const onPage = new Set(large.map((r) => r.trx_id));
   const own = new Set(ctx.ownInvites().map((i) => i.trxId));
   const last = <T>(xs: T[], n: number): T[] => [...new Set(xs.reverse())].slice(0, n);
-  const dates = large.map((r) => String(r.date ?? '')).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
+  const listed = large.map((r) => String(r.date ?? '')).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d));
+  // A page in no order of dates (a shuffled history) could lack a record of any date: the oldest are asked, in
+  // one order of their own, so that a run asks the same whatever order the page came in.
+  const sorted = (up: boolean): boolean =>
+    listed.every((d, i) => {
+      const before = listed[i - 1] ?? d;
+      return up ? d >= before : d <= before;
+    });
+  const dates = sorted(true) || sorted(false) ? listed : [...listed].sort().reverse();
   const filters: Params[] = [
     ...last([...dates], 3).map((date) => ({ date })),
     ...last(
