@@ -9,7 +9,6 @@ import {
   type Vocabulary,
 } from '../openapi/reading-file.js';
 import { ENDPOINTS, type Endpoint, isEndpoint } from '../openapi/types.js';
-import { byCodeUnit, mostFirst } from '../shared/order.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
 import type { ObservedConflict } from './summary-schema.js';
 
@@ -66,7 +65,7 @@ function fieldsFrom(
       seen.set(path, f);
     }
   const out: LearnedFields = {};
-  for (const [path, f] of [...seen].sort(([a], [b]) => byCodeUnit(a, b)))
+  for (const [path, f] of [...seen].sort(([a], [b]) => a.localeCompare(b)))
     out[path] = {
       type: [...f.types].sort().join('|'),
       ...(f.hasExample ? { example: f.example } : {}),
@@ -88,7 +87,7 @@ function wordCounts(list: readonly Counted<[unknown, number, string, ...unknown[
 
 /** The word and code seen most often. */
 function majorityWord(list: readonly Counted<[unknown, number, string, ...unknown[]]>[]): string {
-  return [...wordCounts(list)].sort(mostFirst)[0]?.[0] ?? '';
+  return [...wordCounts(list)].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
 }
 
 /** The order the provider checks faults in, from refusals of requests with several: a topological order. */
@@ -537,7 +536,7 @@ function learnNames(conflicts: readonly ObservedConflict[]): NonNullable<Vocabul
         const word = { refused: 'refuse', canonical: 'canonical', alias: 'alias' }[one];
         if (word) seen.set(word, (seen.get(word) ?? 0) + 1);
       }
-    const [winner] = [...seen].sort(mostFirst)[0] ?? [];
+    const [winner] = [...seen].sort((a, b) => b[1] - a[1])[0] ?? [];
     if (winner === 'refuse' || winner === 'canonical' || winner === 'alias')
       names[c.endpoint as Endpoint] = { ...names[c.endpoint as Endpoint], [c.subject]: winner };
   }

@@ -5,7 +5,6 @@ import { readingFacts } from '../openapi/reading-facts.js';
 import { READING_FILE_VERSION, type Vocabulary } from '../openapi/reading-file.js';
 import type { Exchange } from '../openapi/types.js';
 import { redactValue } from '../redact.js';
-import { mostFirst } from '../shared/order.js';
 import { evidenceOf } from './learn-vocabulary.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
 import type { LearnedPoint } from './summary-schema.js';
@@ -60,7 +59,7 @@ export function scenarioFacts(
 
 /** The value seen most often (and a note when more than one was seen). */
 function majority(seen: Record<string, number>): { value?: string; note?: string } {
-  const list = Object.entries(seen).sort(mostFirst);
+  const list = Object.entries(seen).sort((a, b) => b[1] - a[1]);
   const [first] = list;
   if (!first) return {};
   return list.length === 1

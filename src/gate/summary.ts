@@ -1,7 +1,6 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
 import { CLAUSE_IDS, type ClauseId, type Drift, type Finding } from '../openapi/types.js';
 import { EXIT } from '../shared/exit.js';
-import { mostFirst } from '../shared/order.js';
 import { baselineLines } from './baseline.js';
 import { learnVocabulary } from './learn-vocabulary.js';
 import {
@@ -32,7 +31,7 @@ function refusalWarning(records: readonly ScenarioResult[]): string | undefined 
     total += r.answers?.total ?? 0;
     for (const [k, n] of Object.entries(r.answers?.refusals ?? {})) kinds.set(k, (kinds.get(k) ?? 0) + n);
   }
-  const [kind, n] = [...kinds].sort(mostFirst)[0] ?? ['', 0];
+  const [kind, n] = [...kinds].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
   if (total < 20 || n / total < ONE_REFUSAL_SHARE) return undefined;
   return `${Math.round((100 * n) / total)}% of the ${total} answers were one refusal (${kind}): the run hardly reached the business logic; check the key, the base URL, the product and the numbers`;
 }
