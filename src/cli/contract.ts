@@ -124,6 +124,9 @@ async function runPlaywright(
     rmSync(join(cfg.reportsDir, f), { force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(cfg), ...handover.env, FORCE_COLOR: '0' };
   delete env.H2H_RUN_FILE;
+  // The suites are compiled JavaScript: Playwright's loader for TypeScript in ES modules has nothing to do, and on
+  // Node 20 it answers every import from a thread of its own (1.5 to 2 CPU-seconds a run, docs/benchmarks.md).
+  if (PLAYWRIGHT_CONFIG.endsWith('.js')) env.PW_DISABLE_TS_ESM = '1';
   // Against a target, Playwright's processes (its workers inherit the flag) favour memory over speed: a busy
   // account's history answers are megabytes, and V8 would otherwise let several of them pile up as garbage
   // (docs/benchmarks.md, `npm run bench:busy`). The embedded simulator's answers are small: speed wins there.
