@@ -19,7 +19,7 @@ export function historyScenarios(api: ApiModel): Scenario[] {
     ...METHODS.flatMap((method) => [
       ...limitScenarios(method),
       ...filterScenarios(api, method),
-      monthEdges(method),
+      recordEdgeScenario(method),
       ...emptyPeriodScenarios(api, method),
       ...qScenarios(api, method),
     ]),
@@ -119,7 +119,7 @@ export function recordDateEdges(dates: readonly string[], cap = RECORD_DATE_EDGE
 }
 
 /** HIS-3 at the edges of the account's record dates (`recordDateEdges`). */
-function monthEdges(method: Method): Scenario {
+function recordEdgeScenario(method: Method): Scenario {
   return {
     title: `HIS-3 history-transaksi ${method}: dates at the edges of the account's months and record days`,
     clauses: ['HIS-3'],
