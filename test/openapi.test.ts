@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parse } from 'yaml';
 import { lintDocument } from '../src/docs/rules.ts';
 import { apiModelFromText, DEFAULT_DOCUMENT_PATH, loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS, ENDPOINTS } from '../src/openapi/types.ts';
@@ -193,5 +195,23 @@ describe('drift', () => {
     const pending = { ok: true, status: 'SUCCESS', data: { trx_id: 'T', status: 'PENDING' } };
     assert.equal(api.drift('cek-trx-id', pending).length, 1);
     assert.deepEqual(api.drift('cek-trx-id', pending, { knownStatuses: ['PENDING'] }), []);
+  });
+});
+
+describe("the build's parse of openapi.yaml (dist/openapi.json)", () => {
+  const built = join(ROOT, 'dist', 'openapi.json');
+  it('is the document the YAML gives, for the text it was made from', {
+    skip: !existsSync(built) && 'no build: npm run build writes it',
+  }, () => {
+    const text = readFileSync(DEFAULT_DOCUMENT_PATH, 'utf8');
+    const { sha256, document } = JSON.parse(readFileSync(built, 'utf8')) as { sha256: string; document: unknown };
+    assert.equal(sha256, createHash('sha256').update(text).digest('hex'), 'made from openapi.yaml as it is now');
+    assert.deepEqual(document, parse(text));
+    assert.deepEqual(apiModelFromText(text, 'a copy').doc, parse(text));
+    // A text with one byte changed is parsed, not taken from the build.
+    const changed = text.replace('title: ', 'title: Changed ');
+    assert.notEqual(changed, text);
+    assert.deepEqual(apiModelFromText(changed, 'a changed copy').doc, parse(changed));
+    assert.throws(() => apiModelFromText(`${text}\n  : [`, 'a broken copy'), /a broken copy is not valid YAML/);
   });
 });
