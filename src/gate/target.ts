@@ -90,7 +90,9 @@ export function discoveredData(
   const newest = sorted[0]?.date ?? '';
   // Prefer a record of a past date (not the newest date seen, which may still be growing) that shares its
   // date with the most records, so that date filters and GET/POST comparisons have several stable records.
-  const count = (d: string | undefined): number => sorted.filter((r) => r.date === d).length;
+  const onDate = new Map<string | undefined, number>();
+  for (const r of sorted) onDate.set(r.date, (onDate.get(r.date) ?? 0) + 1);
+  const count = (d: string | undefined): number => onDate.get(d) ?? 0;
   const past = sorted
     .filter((r) => String(r.date) < newest)
     .sort((a, b) => count(b.date) - count(a.date) || byDateThenId(a, b));

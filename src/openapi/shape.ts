@@ -159,7 +159,8 @@ export function charShape(s: string): string {
   return out;
 }
 
-const isCalendarDate = (s: string): boolean => {
+/** Whether a text is a day of the calendar written YYYY-MM-DD (2026-02-30 is not). */
+export const isCalendarDate = (s: string): boolean => {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 };

@@ -1,5 +1,6 @@
 import { his5Judges } from '../../checks/his-5.js';
 import type { ApiModel } from '../../openapi/load.js';
+import { isCalendarDate } from '../../openapi/shape.js';
 import { METHODS, type Method, type Params } from '../../openapi/types.js';
 import { compareLimit, sample } from '../sampling.js';
 import { judge, type Scenario, type ScenarioContext } from '../scenario.js';
@@ -102,10 +103,7 @@ export const RECORD_DATE_EDGES = 40;
  */
 export function recordDateEdges(dates: readonly string[], cap = RECORD_DATE_EDGES): string[] {
   const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-  const days = [...new Set(dates)]
-    .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && dayOf(Date.parse(`${d}T00:00:00Z`) || 0) === d)
-    .sort()
-    .reverse();
+  const days = [...new Set(dates)].filter(isCalendarDate).sort().reverse();
   const shift = (d: string, n: number): string => dayOf(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000);
   const slips = days.flatMap((d) =>
     [shift(d, 1), shift(d, -1)].map((s) => ({ s, crosses: s.slice(0, 7) !== d.slice(0, 7) })),
