@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   type Fidelity,
@@ -13,19 +10,20 @@ import {
   simulatorFidelity,
   startIndependent,
 } from '../bench/fidelity.ts';
-import { compareToBaseline } from '../src/gate/baseline.ts';
+import { baselineLines, compareToBaseline } from '../src/gate/baseline.ts';
+import { changedAtLeast } from '../src/gate/reading-changes.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import { defaultValue } from '../src/shared/settings.ts';
 import { PROFILES, parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
-import { gateInProcess, NO_TARGET_ENV, runCli } from './helpers.ts';
+import { gateInProcess } from './helpers.ts';
 
 // The fidelity of a learned reading (issue 27): the gate's requests against a provider, replayed against the mock
 // serving what the run learned, give answers of the same shape (bench/fidelity.ts). The covering set's readings are
 // measured in gate-verdicts.test.ts, beside the gate runs it makes anyway.
 
 const api = loadApiModel();
-const tmp = mkdtempSync(join(tmpdir(), 'h2h-fidelity-test-'));
 const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 2);
 
 /** At least 99 % of the pairs equal by shape; the message lists what differed. */
@@ -133,44 +131,36 @@ describe('a provider other than the simulator, learned, served and compared', ()
       ['breaking: refusals.wrong-key.status invalid_key -> key_not_valid'],
     );
 
-    // A read-only run through the CLI: what needs writes (the lag, the products, the run's own records) is not
-    // seen this time, never a change: --fail-on-change exits 0.
-    const baseline = join(tmp, 'garuda-baseline.json');
-    writeFileSync(baseline, JSON.stringify(first.recording.summary));
+    // A read-only run: what needs writes (the lag, the products, the run's own records) is not seen this time, never
+    // a change, so --fail-on-change breaking holds. In process, with the functions h2h contract uses for the
+    // comparison, its grade and its report (the CLI's --baseline and --fail-on-change: reading.test.ts).
     const again = await startIndependent('garuda');
     try {
-      const reports = join(tmp, 'garuda-read-only');
-      const r = await runCli(
-        [
-          'contract',
-          '--base-url',
-          again.url,
-          '--api-key',
-          again.key,
-          '--reports-dir',
-          reports,
-          '--baseline',
-          baseline,
-          '--fail-on-change',
-          'breaking',
-        ],
-        { env: NO_TARGET_ENV, timeoutMs: 300_000 },
+      const readOnly = await recordGate(
+        api,
+        {
+          baseUrl: again.url,
+          apiKey: again.key,
+          allowWrites: false,
+          product: again.suite.product,
+          kind: again.suite.kind,
+          msisdns: again.suite.msisdn,
+        },
+        // As `h2h contract` without --allow-writes: the invites that cannot succeed go out, under the default cap.
+        { maxInvites: defaultValue('max-invites') },
       );
-      assert.equal(r.code, 0, `${r.stderr.slice(-3000)}`);
-      const summary = JSON.parse(readFileSync(join(reports, 'contract-summary.json'), 'utf8')) as ContractSummary;
+      const since = compareToBaseline('garuda-baseline.json', first.recording.summary, readOnly.summary);
       assert.deepEqual(
-        summary.sinceBaseline?.reading.filter((c) => c.grade === 'breaking'),
+        since.reading.filter((c) => c.grade === 'breaking'),
         [],
         'nothing breaking changed',
       );
+      assert.equal(changedAtLeast(since.reading, 'breaking'), false, '--fail-on-change breaking exits 0');
       assert.ok(
-        summary.sinceBaseline?.notSeen.some((n) => /^lag: not seen this time/.test(n)),
-        `${summary.sinceBaseline?.notSeen.join('; ')}`,
+        since.notSeen.some((n) => /^lag: not seen this time/.test(n)),
+        `${since.notSeen.join('; ')}`,
       );
-      assert.match(
-        readFileSync(join(reports, 'contract-summary.md'), 'utf8'),
-        /Learned in one run only \(never a change\)/,
-      );
+      assert.match(baselineLines(since).join('\n'), /Learned in one run only \(never a change\)/);
     } finally {
       await again.stop();
     }
