@@ -61,10 +61,11 @@ async function everyOutput(
   };
 
   // h2h contract: failing, clean, with a numeric key, and against a URL with userinfo. The failing run runs every
-  // scenario (every near miss of the key, every attachment, passed and failed); the clean one, the key read from a
-  // file, what a run that holds writes (its reads and the near misses of the key); the numeric key, which differs
-  // only in how the key travels, the scenarios that send it both ways (GET text, POST a JSON number) and its near
-  // misses. Every scenario a worker fails costs a worker's start: the fault fails four, not every one it could.
+  // scenario (every near miss of the key, every attachment, passed and failed); the clean one (the key read from a
+  // file) writes every report of a run that holds from the balance reads and the near misses of the key; the
+  // numeric key, which differs only in how the key travels, runs the scenarios that send it both ways (GET text,
+  // POST a JSON number) and its near misses. Playwright starts a new worker after every failed scenario: the fault
+  // fails four, not every one it could.
   const only = (g: string | undefined): string[] => (g ? ['--grep', g] : []);
   const contracts: [string, string[], number][] = [
     ['contract clean', ['--base-url', a.url, '--api-key-file', keyFile, ...only(grep ?? SOME)], 0],
