@@ -1,17 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import nodeModule from 'node:module';
 import { join } from 'node:path';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EXIT } from '../shared/exit.js';
 import { packageRoot } from '../shared/package-root.js';
 import { COMMANDS, topHelp } from './commands.js';
-
-// Node 22.1 and later keep V8's compiled code of every module on disk: the next h2h, and the Playwright processes
-// `h2h contract` starts (they inherit NODE_COMPILE_CACHE), skip compiling what did not change (docs/benchmarks.md).
-// Node 20 has no such cache; where the folder cannot be written, Node says so in what it returns, never throws.
-const compileCache = (nodeModule as { enableCompileCache?: () => { directory?: string } }).enableCompileCache?.();
-if (compileCache?.directory) process.env.NODE_COMPILE_CACHE ??= compileCache.directory;
 
 // The entry: only the list of commands is loaded here; a command's code loads when it runs.
 const args = process.argv.slice(2);
