@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { lintDocument } from '../src/docs/rules.ts';
-import { apiModelFromText, DEFAULT_DOCUMENT_PATH, loadApiModel } from '../src/openapi/load.ts';
+import { ApiModel, apiModelFromText, DEFAULT_DOCUMENT_PATH, loadApiModel } from '../src/openapi/load.ts';
+import type { Precompiled } from '../src/openapi/model.ts';
 import { CLAUSE_IDS, ENDPOINTS } from '../src/openapi/types.ts';
 import { ROOT } from './helpers.ts';
 
@@ -213,5 +215,67 @@ describe("the build's parse of openapi.yaml (dist/openapi.json)", () => {
     assert.notEqual(changed, text);
     assert.deepEqual(apiModelFromText(changed, 'a changed copy').doc, parse(changed));
     assert.throws(() => apiModelFromText(`${text}\n  : [`, 'a broken copy'), /a broken copy is not valid YAML/);
+  });
+});
+
+/** Every example value the document holds (request bodies, answers), found wherever `examples` or `example` is. */
+function exampleValues(node: unknown, out: unknown[] = []): unknown[] {
+  if (Array.isArray(node)) for (const v of node) exampleValues(v, out);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'examples' && v && typeof v === 'object' && !Array.isArray(v))
+        for (const ex of Object.values(v)) out.push((ex as { value?: unknown }).value);
+      else if (k === 'example') out.push(v);
+      else exampleValues(v, out);
+    }
+  }
+  return out;
+}
+
+/** A value and its near misses: each field dropped, each field made null, a number, a string, an array, an object. */
+function nearMisses(value: unknown): unknown[] {
+  const out: unknown[] = [value];
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
+  for (const key of Object.keys(value)) {
+    const { [key]: dropped, ...rest } = value as Record<string, unknown>;
+    out.push(rest);
+    for (const other of [null, 7, '7', [], {}]) out.push({ ...rest, [key]: other });
+    if (dropped && typeof dropped === 'object' && !Array.isArray(dropped))
+      for (const inner of nearMisses(dropped).slice(1)) out.push({ ...rest, [key]: inner });
+  }
+  return out;
+}
+
+describe("the build's validators of openapi.yaml (dist/openapi-validators.cjs)", () => {
+  const built = join(ROOT, 'dist', 'openapi-validators.cjs');
+  it('answer every example and its near misses as ajv compiling the document now does, errors included', {
+    skip: !existsSync(built) && 'no build: npm run build writes it',
+  }, () => {
+    const mod = createRequire(import.meta.url)(built) as Precompiled & { sha256: string };
+    assert.equal(mod.sha256, createHash('sha256').update(text).digest('hex'), 'made from openapi.yaml as it is now');
+    const compiled = new ApiModel(parse(text), 'compiled now');
+    const values = exampleValues(parse(text)).flatMap(nearMisses);
+    assert.ok(values.length > 200, `${values.length} values`);
+    let compared = 0;
+    for (const [mode, names] of Object.entries(compiled.validatorComponents()) as [keyof Precompiled, string[]][])
+      for (const name of names) {
+        const ahead = mod[mode][name];
+        assert.ok(ahead, `${mode} ${name} is in the build's validators`);
+        const now = compiled.validator(mode, name);
+        for (const value of values) {
+          // The request validators coerce in place: each side gets its own copy.
+          const [a, b] = [structuredClone(value), structuredClone(value)];
+          assert.equal(ahead(a), now(b), `${mode} ${name}: ${JSON.stringify(value)}`);
+          assert.deepEqual(ahead.errors ?? null, now.errors ?? null, `${mode} ${name}: ${JSON.stringify(value)}`);
+          assert.deepEqual(a, b);
+          compared++;
+        }
+      }
+    assert.ok(compared > 2000, `${compared} comparisons`);
+    // The model loaded from openapi.yaml takes them; one byte changed, ajv compiles the copy's own.
+    assert.equal(loadApiModel().validator('response', 'Envelope'), mod.response.Envelope);
+    const changed = apiModelFromText(text.replace('title: ', 'title: Changed '), 'a changed copy');
+    assert.notEqual(changed.validator('response', 'Envelope'), mod.response.Envelope);
+    assert.deepEqual(changed.envelopeErrors({ ok: 'yes' }), loadApiModel().envelopeErrors({ ok: 'yes' }));
   });
 });

@@ -19,9 +19,25 @@ export const DOC_ID = 'h2h:openapi';
 
 const addFormats = cjsDefault<(ajv: Ajv2020) => Ajv2020>(addFormatsModule);
 
-/** A fresh Ajv (draft 2020-12, strict, all errors, formats) that knows the document's component schemas. */
-export function newAjv(coerce: boolean, schemas: Record<string, OpenAPIV3_1.SchemaObject> = {}): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, coerceTypes: coerce, useDefaults: false });
+/** Validators for responses as they are, and for requests (whose parameters ajv coerces from text). */
+export type ValidatorMode = 'response' | 'request';
+
+/**
+ * A fresh Ajv (draft 2020-12, strict, all errors, formats) that knows the document's component schemas. `source`
+ * keeps each validator's code, for ajv's standalone output (the build's validators, precompile.ts).
+ */
+export function newAjv(
+  mode: ValidatorMode,
+  schemas: Record<string, OpenAPIV3_1.SchemaObject> = {},
+  opts: { source?: boolean } = {},
+): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    coerceTypes: mode === 'request',
+    useDefaults: false,
+    ...(opts.source ? { code: { source: true } } : {}),
+  });
   addFormats(ajv);
   for (const keyword of [...EXTENSION_KEYWORDS, 'components']) ajv.addKeyword({ keyword });
   ajv.addSchema({ $id: DOC_ID, components: { schemas } });

@@ -1,7 +1,7 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { convertAjvErrors } from '../shared/ajv-issues.js';
-import { absoluteRefs, DOC_ID, newAjv } from './ajv.js';
+import { absoluteRefs, DOC_ID, newAjv, type ValidatorMode } from './ajv.js';
 import { derefIn } from './deref.js';
 import { type DriftOptions, findDrift } from './drift.js';
 import { type FoldedRequest, foldRequest } from './fold.js';
@@ -38,6 +38,9 @@ function componentName(ref: string): string {
   return ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : '';
 }
 
+/** Validators the build compiled for one document (precompile.ts), by mode and component schema name. */
+export type Precompiled = Record<ValidatorMode, Readonly<Record<string, ValidateFunction | undefined>>>;
+
 /**
  * openapi.yaml, loaded and compiled: the API model. Everything that validates a request or a response (gate,
  * probe, simulator, `h2h validate`) goes through one, and its validators are compiled once.
@@ -45,9 +48,11 @@ function componentName(ref: string): string {
 export class ApiModel {
   readonly operations: ReadonlyMap<Endpoint, OperationInfo>;
   readonly walker: SchemaWalker;
-  private readonly responseAjv: Ajv2020;
-  /** Request validators are compiled when first needed: the probe never folds a request, and saves their memory. */
-  private requestAjv: Ajv2020 | undefined;
+  /**
+   * ajv for responses and for requests (which coerces), each made when first needed: with the build's validators
+   * (`precompiled`) a process makes none, and the probe, which never folds a request, never makes the second.
+   */
+  private readonly ajvs: Partial<Record<ValidatorMode, Ajv2020>> = {};
   private readonly requestValidators = new Map<Endpoint, ValidateFunction>();
   private readonly successValidators = new Map<Endpoint, ValidateFunction>();
   private readonly envelopeValidator: ValidateFunction;
@@ -59,13 +64,13 @@ export class ApiModel {
   constructor(
     readonly doc: OpenAPIV3_1.Document,
     readonly source = '(in memory)',
+    private readonly precompiled?: Precompiled,
   ) {
     const schemas = doc.components?.schemas;
     if (!schemas) throw new DocumentError(`${source}: components.schemas is missing`);
     this.walker = new SchemaWalker((v) => this.deref(v));
-    this.responseAjv = newAjv(false, schemas);
-    this.envelopeValidator = this.compile(this.responseAjv, 'Envelope');
-    this.refusalValidator = this.compile(this.responseAjv, 'Refusal');
+    this.envelopeValidator = this.validator('response', 'Envelope');
+    this.refusalValidator = this.validator('response', 'Refusal');
     const ops = new Map<Endpoint, OperationInfo>();
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       const endpoint = path.split('/').pop() ?? '';
@@ -75,7 +80,7 @@ export class ApiModel {
       ops.set(endpoint, info);
       if (!schemas[info.requestSchema])
         throw new DocumentError(`${source}: components.schemas.${info.requestSchema} is missing`);
-      this.successValidators.set(endpoint, this.compile(this.responseAjv, info.successSchema));
+      this.successValidators.set(endpoint, this.validator('response', info.successSchema));
     }
     for (const endpoint of ENDPOINTS) {
       if (!ops.has(endpoint)) throw new DocumentError(`${source}: path /api/${endpoint} is missing`);
@@ -83,11 +88,32 @@ export class ApiModel {
     this.operations = ops;
   }
 
-  /** The validator of a component schema, compiled once by ajv's cache. */
-  compile(ajv: Ajv2020, component: string): ValidateFunction {
-    const validate = ajv.getSchema(`${DOC_ID}#/components/schemas/${component}`);
+  /** The ajv of a mode, made once when first needed. */
+  private ajvFor(mode: ValidatorMode): Ajv2020 {
+    let ajv = this.ajvs[mode];
+    if (!ajv) {
+      ajv = newAjv(mode, this.doc.components?.schemas ?? {});
+      this.ajvs[mode] = ajv;
+    }
+    return ajv;
+  }
+
+  /** The validator of a component schema: the build's for this very document, else compiled once by ajv's cache. */
+  validator(mode: ValidatorMode, component: string): ValidateFunction {
+    const built = this.precompiled?.[mode][component];
+    if (built) return built;
+    const validate = this.ajvFor(mode).getSchema(`${DOC_ID}#/components/schemas/${component}`);
     if (!validate) throw new DocumentError(`${this.source}: components.schemas.${component} is missing`);
     return validate;
+  }
+
+  /** The component schemas whose validators the model uses, by mode: what the build compiles ahead. */
+  validatorComponents(): Record<ValidatorMode, string[]> {
+    const ops = [...this.operations.values()];
+    return {
+      response: ['Envelope', 'Refusal', ...ops.map((o) => o.successSchema)],
+      request: ops.map((o) => o.requestSchema),
+    };
   }
 
   /**
@@ -97,7 +123,7 @@ export class ApiModel {
   inlineErrors(schema: Schema | Ref, value: unknown): string[] {
     let validate = this.inlineValidators.get(schema);
     if (!validate) {
-      validate = this.responseAjv.compile(absoluteRefs(schema) as object);
+      validate = this.ajvFor('response').compile(absoluteRefs(schema) as object);
       this.inlineValidators.set(schema, validate);
     }
     return validate(value) ? [] : convertAjvErrors(validate.errors ?? [], value).map((i) => `${i.path} ${i.rule}`);
@@ -182,8 +208,7 @@ export class ApiModel {
     if (known?.endpoint === endpoint) return known.folded;
     let validate = this.requestValidators.get(endpoint);
     if (!validate) {
-      this.requestAjv ??= newAjv(true, this.doc.components?.schemas ?? {});
-      validate = this.compile(this.requestAjv, this.operation(endpoint).requestSchema);
+      validate = this.validator('request', this.operation(endpoint).requestSchema);
       this.requestValidators.set(endpoint, validate);
     }
     const folded = foldRequest(this.operation(endpoint).params, validate, raw);
