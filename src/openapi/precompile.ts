@@ -1,6 +1,6 @@
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { cjsDefault } from '../shared/cjs.js';
-import { newAjv, type ValidatorMode } from './ajv.js';
+import { DOC_ID, newAjv, type ValidatorMode } from './ajv.js';
 import type { ApiModel } from './model.js';
 
 // The build's validators (scripts/copy-assets.mjs): ajv's standalone output of every validator the API model
@@ -19,7 +19,7 @@ export function precompiledModule(api: ApiModel, sha256: string): string {
   const components = api.validatorComponents();
   const modes = (Object.keys(components) as ValidatorMode[]).map((mode) => {
     const ajv = newAjv(mode, api.doc.components?.schemas ?? {}, { source: true });
-    const refs = Object.fromEntries(components[mode].map((c) => [c, `h2h:openapi#/components/schemas/${c}`]));
+    const refs = Object.fromEntries(components[mode].map((c) => [c, `${DOC_ID}#/components/schemas/${c}`]));
     for (const ref of Object.values(refs)) if (!ajv.getSchema(ref)) throw new Error(`${ref} does not compile`);
     return `exports.${mode} = (function (exports) {\n${standaloneCode(ajv, refs)}\nreturn exports;\n})({});`;
   });
