@@ -1,5 +1,5 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { diffDocuments } from '../docs/diff.js';
+import { type Change, diffDocuments } from '../docs/diff.js';
 import { readYamlFile, UsageError } from '../shared/config-file.js';
 import { get } from '../shared/settings.js';
 import { type Command, EXIT } from './command.js';
@@ -11,6 +11,12 @@ function readDoc(path: string): OpenAPIV3_1.Document {
   return doc;
 }
 
+/** The changes from one document file to another, breaking first: what `h2h diff` prints and exits on. */
+export function diffFiles(oldPath: string, newPath: string): { breaking: Change[]; safe: Change[] } {
+  const changes = diffDocuments(readDoc(oldPath), readDoc(newPath));
+  return { breaking: changes.filter((c) => c.kind === 'breaking'), safe: changes.filter((c) => c.kind === 'safe') };
+}
+
 export const diff: Command = {
   name: 'diff',
   about: `Breaking: a removed endpoint, method, parameter or alias; a parameter added as required or made required;
@@ -19,9 +25,7 @@ removed, its type changed, made optional, or given new enum values. Safe: the op
   positionals: { usage: 'OLD.yaml NEW.yaml', range: [2, 2] },
   async run(settings, io) {
     const [oldPath = '', newPath = ''] = settings.positionals;
-    const changes = diffDocuments(readDoc(oldPath), readDoc(newPath));
-    const breaking = changes.filter((c) => c.kind === 'breaking');
-    const safe = changes.filter((c) => c.kind === 'safe');
+    const { breaking, safe } = diffFiles(oldPath, newPath);
     if (get.bool(settings, 'json')) io.out(JSON.stringify({ breaking, safe }, null, 2));
     else {
       io.out(`h2h diff: ${breaking.length} breaking, ${safe.length} safe change(s)`);
