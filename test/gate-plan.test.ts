@@ -104,6 +104,8 @@ describe('workers: one for a small plan, unless it has invites and reads', () =>
     assert.equal(workersFor(['balance', 'history'], 2), 1);
     assert.equal(workersFor(['invite', 'invite'], 4), 1);
     assert.equal(workersFor(['invite', 'history'], 2), 2, 'the invites in one worker, the read beside them');
+    assert.equal(workersFor(['invite', 'history', 'balance'], 4), 2, 'the reads of a small plan in one worker');
+    assert.equal(workersFor(['invite', 'history'], 1), 1, 'never more than --concurrency');
     assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 2), 2);
     assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 8), 4, 'never more than MAX_WORKERS');
   });

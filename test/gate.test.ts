@@ -128,7 +128,14 @@ describe('secrets and money', () => {
       assert.match(inconclusive.find((c) => c.id === 'HIS-3')?.causes.join(' ') ?? '', /no history: .*allow writes/);
       assert.match(inconclusive.find((c) => c.id === 'TRX-1')?.causes.join(' ') ?? '', /pass --trx-id/);
       assert.deepEqual(violated(summary), [], 'nothing is violated');
-      const args = ['--base-url', sim.url, '--api-key', empty?.api_key ?? '', '--grep', 'HIS-3'];
+      const args = [
+        '--base-url',
+        sim.url,
+        '--api-key',
+        empty?.api_key ?? '',
+        '--grep',
+        'HIS-3 history-transaksi GET: filter',
+      ];
       const r = await contractRun(args);
       assert.equal(r.code, 4, r.console.slice(-2000));
       assert.equal(r.summary?.result, 'inconclusive');

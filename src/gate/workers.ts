@@ -25,13 +25,14 @@ export function workersOf(concurrency: number): number {
 
 /**
  * A small plan (a `--grep` run, most often) runs in one worker: a second worker's start (loading Playwright and
- * the toolkit, compiling the validators: about two CPU-seconds) costs more than the scenarios it would take. Not
- * when it has both invites and reads: the invites run in order in a worker of their own, the reads beside them.
+ * the toolkit: about one and a half CPU-seconds) costs more than the scenarios it would take. When it has both
+ * invites and reads, in two: the invites run in order in a worker of their own, the reads beside them in one.
  */
 export const ONE_WORKER_PLAN = 40;
 
 /** The Playwright workers for a planned run (the areas of its scenarios) at this concurrency. */
 export function workersFor(areas: readonly string[], concurrency: number): number {
+  if (areas.length > ONE_WORKER_PLAN) return workersOf(concurrency);
   const both = areas.includes('invite') && areas.some((a) => a !== 'invite');
-  return areas.length <= ONE_WORKER_PLAN && !both ? 1 : workersOf(concurrency);
+  return both ? workersOf(Math.min(2, concurrency)) : 1;
 }
