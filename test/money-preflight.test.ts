@@ -50,7 +50,7 @@ describe('money, preflight and reports', () => {
   // One test case per planned scenario: gate.test.ts, on its whole run.
   it('JUnit: --grep selects scenarios, not groups', async () => {
     await withSim(parseReading('reference'), async (sim) => {
-      const grep = await gateAgainst(sim, ['--grep', 'HIS-3']);
+      const grep = await gateAgainst(sim, ['--grep', 'HIS-3 history-transaksi (GET|POST): filter']);
       const names = [
         ...readFileSync(join(grep.reports, 'junit.xml'), 'utf8').matchAll(/<testcase [^>]*name="([^"]+)"/g),
       ].map((m) => m[1] ?? '');
