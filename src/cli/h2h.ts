@@ -1,5 +1,5 @@
 import { environmentProxies, proxyProblem, proxySecrets } from '../client/proxy.js';
-import { DocumentError } from '../openapi/load.js';
+import { DocumentError } from '../openapi/types.js';
 import { redact, refuseKeyInFile, registerSecret } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
 import { examplesAndExit, flagHelp, resolveSettings, usageLine } from '../shared/settings.js';

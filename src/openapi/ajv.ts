@@ -1,7 +1,7 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { cjsDefault } from '../shared/cjs.js';
+import { ajv2020, ajvFormats } from '../shared/lazy.js';
 
 /** Vendor extensions this toolkit reads; ajv is told about them so strict mode stays on. */
 export const EXTENSION_KEYWORDS = [
@@ -17,7 +17,6 @@ export const EXTENSION_KEYWORDS = [
 /** The `$id` under which the document's components are registered with ajv. */
 export const DOC_ID = 'h2h:openapi';
 
-const addFormats = cjsDefault<(ajv: Ajv2020) => Ajv2020>(addFormatsModule);
 
 /** Validators for responses as they are, and for requests (whose parameters ajv coerces from text). */
 export type ValidatorMode = 'response' | 'request';
@@ -31,14 +30,14 @@ export function newAjv(
   schemas: Record<string, OpenAPIV3_1.SchemaObject> = {},
   opts: { source?: boolean } = {},
 ): Ajv2020 {
-  const ajv = new Ajv2020({
+  const ajv = new (ajv2020().Ajv2020)({
     allErrors: true,
     strict: true,
     coerceTypes: mode === 'request',
     useDefaults: false,
     ...(opts.source ? { code: { source: true } } : {}),
   });
-  addFormats(ajv);
+  cjsDefault<(ajv: Ajv2020) => Ajv2020>(ajvFormats())(ajv);
   for (const keyword of [...EXTENSION_KEYWORDS, 'components']) ajv.addKeyword({ keyword });
   ajv.addSchema({ $id: DOC_ID, components: { schemas } });
   return ajv;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse } from 'yaml';
+import { yaml } from '../shared/lazy.js';
 import { packageRoot } from '../shared/package-root.js';
 import { ApiModel, type Precompiled } from './model.js';
 import { DocumentError } from './types.js';
@@ -79,7 +79,7 @@ function parseDocument(text: string): { doc: unknown; validators?: Precompiled }
     const validators = buildValidators(built.sha256);
     return validators ? { doc, validators } : { doc };
   }
-  return { doc: parse(text) };
+  return { doc: yaml().parse(text) };
 }
 
 export function apiModelFromText(text: string, source: string): ApiModel {

@@ -1,11 +1,11 @@
 import { accessSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JSONSchema } from 'json-schema-to-ts';
-import { parse } from 'yaml';
 import { convertAjvErrors } from './ajv-issues.js';
 import { didYouMean } from './did-you-mean.js';
 import { pointerToPath } from './jsonpath.js';
+import { ajv2020, yaml } from './lazy.js';
 
 /** A string that is one of `values`, as a JSON Schema `enum` (its errors read "must be one of ..."). */
 export function oneOf<const T extends readonly string[]>(values: T): { readonly type: 'string'; readonly enum: T } {
@@ -15,8 +15,13 @@ export function oneOf<const T extends readonly string[]>(values: T): { readonly 
 /** A usage or configuration error: the command prints its message and exits 2. */
 export class UsageError extends Error {}
 
-// verbose: an error carries its schema, so an unknown key can be matched against the keys it knows.
-const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verbose: true });
+let configAjv: Ajv2020 | undefined;
+/** The ajv of config files, made when the first one is validated. */
+function ajv(): Ajv2020 {
+  // verbose: an error carries its schema, so an unknown key can be matched against the keys it knows.
+  configAjv ??= new (ajv2020().Ajv2020)({ allErrors: true, strict: true, useDefaults: true, verbose: true });
+  return configAjv;
+}
 
 /**
  * Validates a config value with ajv against its schema and throws UsageError with one exact line per problem.
@@ -24,7 +29,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults: true, verb
  * (`FromSchema`, at compile time only), so the two cannot disagree.
  */
 export function validateConfig<T>(schema: JSONSchema, value: unknown, source: string): T {
-  const validate = ajv.compile(schema as object);
+  const validate = ajv().compile(schema as object);
   if (validate(value)) return value as T;
   throw new UsageError(
     `${source} is invalid:\n${configLines(validate.errors ?? [], value)
@@ -73,7 +78,7 @@ function readText(path: string, what: string, quiet = false): string {
 export function readYamlFile(path: string, what: string): unknown {
   const text = readText(path, what);
   try {
-    return parse(text);
+    return yaml().parse(text);
   } catch (err) {
     throw new UsageError(`${what} ${path} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
