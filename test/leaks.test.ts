@@ -73,6 +73,9 @@ async function everyOutput(
     ['contract numeric key', ['--base-url', n.url, '--api-key', NUM_KEY, ...only(grep ?? `ENV-2|${SOME}`)], 0],
   ];
   for (const [i, [what, args, code]] of contracts.entries()) {
+    // With a grep (the redaction-off control), the failing run alone: the other two differ only in how the key
+    // travels, which the probe and the mock show there too.
+    if (grep && what !== 'contract failing') continue;
     const d = join(dir, `r${i + 1}`);
     const r = await runCli(['contract', ...args, '--reports-dir', d], opts);
     assert.equal(r.code, code, `${what}\n${r.stdout}${r.stderr}`);
