@@ -130,7 +130,12 @@ async function runPlaywright(
   // Against a target, Playwright's processes (its workers inherit the flag) favour memory over speed: a busy
   // account's history answers are megabytes, and V8 would otherwise let several of them pile up as garbage
   // (docs/benchmarks.md, `npm run bench:busy`). The embedded simulator's answers are small: speed wins there.
+  // No Maglev (V8's mid-tier compiler, on by default from Node 22): a process that exits while a Maglev job is in
+  // flight can deadlock in Node's platform shutdown (nodejs/node#54918, #64560), and a Playwright worker that never
+  // exits holds the runner for five minutes, then fails the run (microsoft/playwright#39753). A whole embedded run
+  // on Node 24 took no more CPU without it (11.1 against 12.5 CPU-seconds, docs/benchmarks.md); Node 20 has it off.
   const args = [
+    '--no-maglev',
     ...(cfg.baseUrl ? ['--optimize-for-size'] : []),
     PLAYWRIGHT_CLI,
     'test',

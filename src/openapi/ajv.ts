@@ -17,7 +17,6 @@ export const EXTENSION_KEYWORDS = [
 /** The `$id` under which the document's components are registered with ajv. */
 export const DOC_ID = 'h2h:openapi';
 
-
 /** Validators for responses as they are, and for requests (whose parameters ajv coerces from text). */
 export type ValidatorMode = 'response' | 'request';
 
