@@ -16,7 +16,6 @@ import type { GateTarget } from '../src/gate/target.ts';
 import { type ApiModel, loadApiModel } from '../src/openapi/load.ts';
 import { answerShape, shapeDifferences } from '../src/openapi/shape.ts';
 import type { Exchange } from '../src/openapi/types.ts';
-import { coveringReadings } from '../src/simulator/covering.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import {
   describeReading,
@@ -28,6 +27,7 @@ import {
 } from '../src/simulator/legal.ts';
 import { recordedAccount } from '../src/simulator/recorded-account.ts';
 import { startSimulator } from '../src/simulator/server.ts';
+import { coveringReadings } from './covering.ts';
 import { machineLine } from './machine.ts';
 
 /** One request of a gate run and its answer, with when it went out (ms from the run's start) and in what order. */

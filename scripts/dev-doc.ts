@@ -77,7 +77,7 @@ const ROWS: readonly Row[] = [
     files: true,
   },
   { path: 'scripts/', words: 'build and house helpers', files: true },
-  { path: 'bench/', words: 'benchmark scripts; machine.ts their helpers', files: true },
+  { path: 'bench/', words: 'benchmark scripts; machine.ts and covering.ts their helpers', files: true },
   {
     path: 'test/',
     words: "the toolkit's own tests (node:test), each file named for what it tests, against real local servers",

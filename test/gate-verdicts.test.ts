@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coveringReadings } from '../src/simulator/covering.ts';
+import { coveringReadings } from '../bench/covering.ts';
 import { describeReading, invitesCovered, KNOB_NAMES, KNOBS, type Reading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { CONCURRENCY } from './gate-runs.ts';
@@ -48,14 +48,23 @@ function sameBehaviour(knob: string, value: string, played: Reading): boolean {
 describe('legal readings: a covering set (every value of every knob, every pair) is never violated', {
   concurrency: CONCURRENCY,
 }, () => {
-  const readings = coveringReadings(KNOB_NAMES.filter((k) => k !== 'rate-limit'));
-  it('the covering set holds every value of every knob', () => {
+  const paired = KNOB_NAMES.filter((k) => k !== 'rate-limit');
+  const readings = coveringReadings(paired);
+  it('the covering set holds every value of every knob, and every pair of values of two paired knobs', () => {
     for (const k of KNOB_NAMES)
       for (const v of KNOBS[k].values)
         assert.ok(
           readings.some((r) => r[k] === v),
           `${k}=${v} is in the covering set`,
         );
+    for (const [i, a] of paired.entries())
+      for (const b of paired.slice(i + 1))
+        for (const va of KNOBS[a].values)
+          for (const vb of KNOBS[b].values)
+            assert.ok(
+              readings.some((r) => r[a] === va && r[b] === vb),
+              `${a}=${va} with ${b}=${vb} is in the covering set`,
+            );
   });
   for (const reading of readings) {
     const name = describeReading(reading);
