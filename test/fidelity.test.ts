@@ -21,7 +21,8 @@ import { gateInProcess } from './helpers.ts';
 
 // The fidelity of a learned reading (issue 27): the gate's requests against a provider, replayed against the mock
 // serving what the run learned, give answers of the same shape (bench/fidelity.ts). The covering set's readings are
-// measured in gate-verdicts.test.ts, beside the gate runs it makes anyway.
+// measured by `tsx bench/fidelity.ts`, not asserted here: 8 of its 22 replay at 98.4 to 99.0 % (docs/benchmarks.md,
+// which refusal wins when a request breaks two rules is not learned).
 
 const api = loadApiModel();
 const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 2);
@@ -199,14 +200,15 @@ describe('a provider other than the simulator, learned, served and compared', ()
       }
     }
     // The simulator replaying used trx_ids: read-only, not claimed either; with writes, learned as replay.
-    const sim = await startSimulator({ reading: parseReading('repeat=replay') });
-    try {
-      const readOnly = (await gateInProcess(sim, {}, undefined, { allowWrites: false })).summary;
-      assert.equal(readOnly.reading.find((p) => p.knob === 'repeat')?.value, undefined);
-    } finally {
-      await sim.close();
+    for (const allowWrites of [false, true]) {
+      const sim = await startSimulator({ reading: parseReading('repeat=replay') });
+      try {
+        const { summary } = await gateInProcess(sim, { settleMs: 3000 }, undefined, { allowWrites });
+        const repeat = summary.reading.find((p) => p.knob === 'repeat')?.value;
+        assert.equal(repeat, allowWrites ? 'replay' : undefined, `allowWrites ${allowWrites}`);
+      } finally {
+        await sim.close();
+      }
     }
-    const { recording } = await simulatorFidelity(api, parseReading('repeat=replay'));
-    assert.equal(recording.summary.reading.find((p) => p.knob === 'repeat')?.value, 'replay');
   });
 });

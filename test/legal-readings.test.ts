@@ -194,7 +194,8 @@ describe('legal readings: the gate passes every API that keeps the contract', ()
       );
       // The list as a config file gives it, through the CLI.
       writeFileSync(cfg, `known_statuses: [${known.join(', ')}]\nknown_http_statuses: [200]\n`);
-      const listed = await gateAgainst(sim, ['--strict', '--config', cfg, '--grep', grep]);
+      // Two workers: a loopback simulator answers at once, so more would only cost their start (workers.ts).
+      const listed = await gateAgainst(sim, ['--strict', '--config', cfg, '--concurrency', '2', '--grep', grep]);
       assert.equal(listed.code, 0, listed.console.slice(-2000));
       assert.deepEqual(listed.summary?.drift, []);
       const short = (await gateInProcess(sim, { strict: true, grep, knownStatuses: known.slice(1) })).summary;
