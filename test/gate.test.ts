@@ -14,7 +14,7 @@ import { loadFixture } from '../src/simulator/fixtures.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
 import { contractRun } from './gate-runs.ts';
-import { gateInProcess, ROOT, violated } from './helpers.ts';
+import { cliInProcess, gateInProcess, NO_TARGET_ENV, ROOT, runCli, violated } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
 
@@ -225,9 +225,13 @@ describe('configuration and failures of the run itself', () => {
       ],
       [['--simulator-fault', 'nope'], /--simulator-fault: unknown fault 'nope'/],
     ];
-    for (const [args, message] of cases) {
-      const r = await contractRun(args);
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.console.slice(-500)}`);
+    // The first through the CLI (the process's exit code and stderr), the rest in process: the same run().
+    for (const [i, [args, message]] of cases.entries()) {
+      const r =
+        i === 0
+          ? await runCli(['contract', ...args], { env: NO_TARGET_ENV })
+          : await cliInProcess(['contract', ...args]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${(r.stdout + r.stderr).slice(-500)}`);
       assert.match(r.stderr, message, args.join(' '));
       assert.ok(!r.stderr.includes('hunter2'));
     }

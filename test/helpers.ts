@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { COMMANDS } from '../src/cli/commands.ts';
+import { run } from '../src/cli/h2h.ts';
 import {
   CONTRACT_FILE_EXTRAS,
   type ContractConfig,
@@ -19,7 +21,7 @@ import {
   type ProbeTarget,
   resolveProbeConfig,
 } from '../src/probe/config.ts';
-import { refuseKeyInFile } from '../src/redact.ts';
+import { redact, refuseKeyInFile } from '../src/redact.ts';
 import { resolveSettings } from '../src/shared/settings.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import type { Simulator } from '../src/simulator/server.ts';
@@ -87,6 +89,37 @@ export function runCli(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * `h2h ARGS` in this process: the command's own run (src/cli/h2h.ts), its console captured, the environment's
+ * target and config unset. For usage and configuration errors, which exit 2 before anything is sent: the same
+ * code and message as the CLI (each table keeps one case through the CLI), without a process to start for each.
+ */
+export async function cliInProcess(args: string[]): Promise<CliResult> {
+  const [name = '', ...rest] = args;
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) throw new Error(`no command ${name}`);
+  let stdout = '';
+  let stderr = '';
+  const saved = Object.fromEntries(Object.keys(NO_TARGET_ENV).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, NO_TARGET_ENV);
+  try {
+    const code = await run(entry, rest, false, {
+      out: (text) => {
+        stdout += `${redact(text)}\n`;
+      },
+      err: (text) => {
+        stderr += `${redact(text)}\n`;
+      },
+    });
+    return { code, stdout, stderr };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 export interface Running {

@@ -59,7 +59,19 @@ describe('Prism validation proxy between the suite and the simulator', () => {
     const reports = mkdtempSync(join(tmpdir(), 'h2h-prism-'));
     const start = log.length;
     const r = await runCli(
-      ['contract', '--base-url', prismUrl, '--api-key', sim.apiKey, '--canonical-only', '--reports-dir', reports],
+      // Two workers: the target is on this machine, and two more Playwright workers would only cost their start.
+      [
+        'contract',
+        '--base-url',
+        prismUrl,
+        '--api-key',
+        sim.apiKey,
+        '--canonical-only',
+        '--concurrency',
+        '2',
+        '--reports-dir',
+        reports,
+      ],
       { timeoutMs: 180_000 },
     );
     assert.equal(r.code, 0, (r.stdout + r.stderr).slice(-3000));
