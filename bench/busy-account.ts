@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../src/shared/package-root.ts';
 import { loadFixture } from '../src/simulator/fixtures.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
@@ -14,7 +14,7 @@ import { BIN, machineLine } from './machine.ts';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const LIMIT_MB = 400;
-const preload = fileURLToPath(new URL('../test/peak-rss.cjs', import.meta.url));
+const preload = join(packageRoot(), 'test', 'peak-rss.cjs');
 
 /** The fixture's demo account with RECORDS more records: 100 a day, 5,000 members over its managers. */
 function busyFixture(): ReturnType<typeof loadFixture> {

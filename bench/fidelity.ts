@@ -16,6 +16,7 @@ import type { GateTarget } from '../src/gate/target.ts';
 import { type ApiModel, loadApiModel } from '../src/openapi/load.ts';
 import { answerShape, shapeDifferences } from '../src/openapi/shape.ts';
 import type { Exchange } from '../src/openapi/types.ts';
+import { packageRoot } from '../src/shared/package-root.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import {
   describeReading,
@@ -205,7 +206,7 @@ export interface Independent {
 export const INDEPENDENT = ['kancil', 'garuda'] as const;
 
 export function startIndependent(name: (typeof INDEPENDENT)[number], legal?: string): Promise<Independent> {
-  const server = fileURLToPath(new URL(`../test/fixtures/independent/${name}/server.mjs`, import.meta.url));
+  const server = join(packageRoot(), 'test', 'fixtures', 'independent', name, 'server.mjs');
   const child = spawn(process.execPath, [server, '--port', '0', ...(legal ? ['--legal', legal] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

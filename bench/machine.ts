@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../src/shared/package-root.ts';
 
 /** One line naming the machine a benchmark ran on, for the README. */
 export function machineLine(): string {
@@ -17,7 +18,7 @@ export function median(xs: readonly number[]): number {
 
 const CLK_TCK = 100; // Linux USER_HZ
 /** The shipped CLI, built by `npm run build`. */
-export const BIN = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+export const BIN = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 /** CPU time (user + system) a process has used, in ms, from /proc. */
 export function procCpuMs(pid: number): number {

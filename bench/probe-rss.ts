@@ -2,11 +2,11 @@
 // transport faults), beside bare Node and Node holding the probe's libraries, all measured in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../src/shared/package-root.ts';
 import { BIN, machineLine, procRssMiB } from './machine.ts';
 
 const ROUNDS = Number(process.env.BENCH_CYCLES ?? 40);
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = packageRoot();
 
 /** Every descendant of a process, from /proc/<pid>/task/<tid>/children. */
 function descendants(pid: number): number[] {

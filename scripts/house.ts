@@ -7,8 +7,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { packageRoot } from '../src/shared/package-root.ts';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ROOT = packageRoot();
 /** No function is longer than this many lines. */
 export const MAX_FUNCTION_LINES = 100;
 const DIRS = ['src', 'suites', 'scripts', 'bench'];

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { run } from '../src/cli/h2h.ts';
 import {
@@ -22,15 +22,16 @@ import {
   resolveProbeConfig,
 } from '../src/probe/config.ts';
 import { redact, refuseKeyInFile } from '../src/redact.ts';
+import { packageRoot } from '../src/shared/package-root.ts';
 import { resolveSettings } from '../src/shared/settings.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import type { Simulator } from '../src/simulator/server.ts';
 
 export { freePort } from '../src/shared/free-port.ts';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ROOT = packageRoot();
 /** The shipped CLI: JavaScript built by `npm run build` (`prepare` runs it on `npm ci`). */
-export const BIN = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+export const BIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
 /** A hand-made exchange, for check tests that need no server. */
 export function ex(
@@ -211,7 +212,6 @@ export async function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
 /** Every file under a folder, with Playwright's embedded HTML-report archive opened, as name -> bytes. */
 export async function everyByteWritten(dir: string): Promise<Map<string, Buffer>> {
   const { readdirSync, readFileSync, statSync } = await import('node:fs');
-  const { join } = await import('node:path');
   const files = new Map<string, Buffer>();
   const walk = (d: string): void => {
     for (const name of readdirSync(d)) {
@@ -386,10 +386,9 @@ export async function runCliPeak(
 ): Promise<CliResult & { peaks: PeakRss[] }> {
   const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const dir = mkdtempSync(join(tmpdir(), 'h2h-peak-'));
   const file = join(dir, 'peaks.txt');
-  const preload = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
+  const preload = join(ROOT, 'test', 'peak-rss.cjs');
   try {
     const r = await runCli(args, {
       ...opts,

@@ -111,10 +111,14 @@ describe('openapi.yaml', () => {
   });
 
   it('redocly lint reports no errors', () => {
-    const r = spawnSync(process.execPath, [`${ROOT}node_modules/@redocly/cli/bin/cli.js`, 'lint', 'openapi.yaml'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', 'openapi.yaml'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout + r.stderr, /Your API description is valid/);
   });

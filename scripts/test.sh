@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# npm test: Biome; the type check beside the build; then every test under test/, as the JavaScript the build wrote.
+#
+# The build compiles src/, suites/, test/, bench/ and scripts/ into dist/ (tsconfig.test.json, without a second type
+# check: `tsc --noEmit` beside it checks the same files). The tests then run compiled, as the CLI and the package
+# do: under tsx each test process spent about 0.7 CPU-seconds compiling before its first test, and every closure
+# paid tsx's name-keeping wrapper (docs/benchmarks.md). One test from the source: node --import tsx --test test/x.test.ts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PATH="$PWD/node_modules/.bin:$PATH"
+
+biome check .
+tsc --noEmit &
+check=$!
+# A test deleted from test/ leaves no compiled copy behind to run.
+rm -rf dist/test
+tsc -p tsconfig.test.json --noCheck
+node scripts/copy-assets.mjs
+wait "$check"
+exec node --test --test-concurrency=4 --test-reporter=spec dist/test/*.test.js
