@@ -81,6 +81,14 @@ const TABLE: Row[] = [
           hist({ limit: 5 }, [{ ...rec('A', '2026-01-01', '081234567890', '081100000001'), seen_at: 2 }]),
         ],
       },
+      // The account grew between the calls (N, of the newest day) and the later page, one short of its limit, lacks
+      // only the oldest record: its own cut (HIS-5 judges it on that answer), not a difference of the methods.
+      {
+        pair: [
+          hist({ limit: 3 }, [rec('B', '2026-11-26'), rec('A', '2026-11-25')], 'GET'),
+          hist({ limit: 3 }, [rec('N', '2026-11-27'), rec('B', '2026-11-26')]),
+        ],
+      },
       // Two invites: each echoes its own trx_id; the provider picks manager and slot per invite.
       {
         pair: [
@@ -119,6 +127,15 @@ const TABLE: Row[] = [
             // B is older than A: not the account growing between the calls (that would be a record of its newest day).
             hist({ limit: 2 }, [rec('A', '2026-01-01')], 'GET'),
             hist({ limit: 2 }, [rec('A', '2026-01-01'), rec('B', '2025-12-31')]),
+          ],
+        },
+      ],
+      [
+        'a record missing in the middle while the account grew',
+        {
+          pair: [
+            hist({ limit: 3 }, [rec('B', '2026-11-26'), rec('A', '2026-11-25')], 'GET'),
+            hist({ limit: 3 }, [rec('N', '2026-11-27'), rec('A', '2026-11-25')]),
           ],
         },
       ],
@@ -547,6 +564,7 @@ const BREAKS_AT: Record<string, string> = {
   'ENV-2: invite echoes the other trx_id': '$.trx_id',
   'ENV-2: invite places another member': '$.detail.member',
   'ENV-2: one answer complete, the other at its limit': '$.data',
+  'ENV-2: a record missing in the middle while the account grew': '$.data',
   'ENV-2: record missing on POST': '$.data',
   'ENV-2: status differs': '$.status',
   'ENV-2: saldo type differs': '$.saldo (type)',
