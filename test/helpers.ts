@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { redactedLines } from '../src/cli/command.ts';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { run } from '../src/cli/h2h.ts';
 import {
@@ -21,7 +22,7 @@ import {
   type ProbeTarget,
   resolveProbeConfig,
 } from '../src/probe/config.ts';
-import { redact, refuseKeyInFile } from '../src/redact.ts';
+import { refuseKeyInFile } from '../src/redact.ts';
 import { packageRoot } from '../src/shared/package-root.ts';
 import { resolveSettings } from '../src/shared/settings.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
@@ -106,14 +107,15 @@ export async function cliInProcess(args: string[]): Promise<CliResult> {
   const saved = Object.fromEntries(Object.keys(NO_TARGET_ENV).map((k) => [k, process.env[k]]));
   Object.assign(process.env, NO_TARGET_ENV);
   try {
-    const code = await run(entry, rest, false, {
-      out: (text) => {
-        stdout += `${redact(text)}\n`;
+    const io = redactedLines(
+      (line) => {
+        stdout += line;
       },
-      err: (text) => {
-        stderr += `${redact(text)}\n`;
+      (line) => {
+        stderr += line;
       },
-    });
+    );
+    const code = await run(entry, rest, false, io);
     return { code, stdout, stderr };
   } finally {
     for (const [k, v] of Object.entries(saved)) {

@@ -10,10 +10,18 @@ export interface Io {
   err(text: string): void;
 }
 
-export const stdio: Io = {
-  out: (text) => process.stdout.write(`${redact(text)}\n`),
-  err: (text) => process.stderr.write(`${redact(text)}\n`),
-};
+/** A console that writes each text redacted, as one line, to `out` and `err` (the process's, or a test's). */
+export function redactedLines(out: (line: string) => unknown, err: (line: string) => unknown): Io {
+  return {
+    out: (text) => out(`${redact(text)}\n`),
+    err: (text) => err(`${redact(text)}\n`),
+  };
+}
+
+export const stdio: Io = redactedLines(
+  (line) => process.stdout.write(line),
+  (line) => process.stderr.write(line),
+);
 
 /**
  * One CLI command. Its flags, their layering (flag > environment > config file > default), validation, usage line
