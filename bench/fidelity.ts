@@ -28,6 +28,7 @@ import {
 } from '../src/simulator/legal.ts';
 import { recordedAccount } from '../src/simulator/recorded-account.ts';
 import { startSimulator } from '../src/simulator/server.ts';
+import { stringify as stringifyYaml } from 'yaml';
 import { coveringReadings } from './covering.ts';
 import { machineLine } from './machine.ts';
 
@@ -83,9 +84,10 @@ function limitsDeciding(api: ApiModel, ex: Exchange, reading: Reading): number[]
 }
 
 /**
- * Replays a recording against the mock serving what its run learned: the reading file written as the gate writes
- * it and read back as `h2h mock --legal-profile` reads it, on the account the run saw (recordedAccount), with the
- * provider's key. Each request goes out at its recorded time and after every request answered before it went out.
+ * Replays a recording against the mock serving what its run learned, on the path a client team takes: the reading
+ * file written as the gate writes it, served by `h2h mock --legal-profile FILE` started as a process of its own
+ * (the built CLI), on the account the run saw (recordedAccount, given by `--fixtures`) with the provider's key. Each
+ * request goes out at its recorded time and after every request answered before it went out.
  */
 export async function replayFidelity(
   api: ApiModel,
@@ -109,12 +111,24 @@ export async function replayFidelity(
     msisdns: rec.target.msisdns,
     ...(price !== undefined ? { price } : {}),
   });
-  const sim = await startSimulator({
-    fixture,
-    reading: served.reading,
-    ...(served.vocabulary ? { vocabulary: served.vocabulary } : {}),
-    apiKey: rec.target.apiKey,
-  });
+  // The account holds the provider's numbers and key: it stays in this run's own temporary folder.
+  const account = join(dir, 'account.yaml');
+  writeFileSync(account, stringifyYaml(fixture));
+  const mock = await startProcess(
+    'h2h mock',
+    [
+      join(packageRoot(), 'dist', 'src', 'cli', 'main.js'),
+      'mock',
+      '--legal-profile',
+      file,
+      '--fixtures',
+      account,
+      '--listen',
+      '127.0.0.1:0',
+    ],
+    /^H2H_BASE_URL=(\S+)$/m,
+  );
+  const sim = { url: mock.match[1] ?? '', close: mock.stop };
   const list = rec.exchanges;
   const answers: (Exchange | undefined)[] = [];
   try {
@@ -194,9 +208,51 @@ export async function simulatorFidelity(
   return { fidelity: await replayFidelity(api, recording), recording };
 }
 
+/** A process started and ready: what its ready pattern matched, everything it printed, and how to stop it. */
+export interface Started {
+  child: ChildProcess;
+  match: RegExpExecArray;
+  output(): string;
+  /** SIGTERM to its own PID (SIGKILL after 5 s); resolves when it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts `node ARGV` and resolves once its stdout matches `ready` (10 s at most; killed and rejected otherwise). */
+export function startProcess(name: string, argv: string[], ready: RegExp): Promise<Started> {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = (): Promise<void> =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start in 10 s: ${out}${err}`));
+    }, 10_000);
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = ready.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({ child, match, output: () => out + err, stop });
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited ${code} before it was ready: ${out}${err}`));
+    });
+  });
+}
+
 /** An independent implementation of test/fixtures/independent/, started on a free port (stopped by its PID). */
 export interface Independent {
-  child: ChildProcess;
   url: string;
   key: string;
   suite: { product: string; kind: 'akrab' | 'circle'; msisdn: string[] };
@@ -204,47 +260,28 @@ export interface Independent {
 }
 
 export const INDEPENDENT = ['kancil', 'garuda'] as const;
+export type IndependentName = (typeof INDEPENDENT)[number];
 
-export function startIndependent(name: (typeof INDEPENDENT)[number], legal?: string): Promise<Independent> {
+export async function startIndependent(name: IndependentName, legal?: string): Promise<Independent> {
   const server = join(packageRoot(), 'test', 'fixtures', 'independent', name, 'server.mjs');
-  const child = spawn(process.execPath, [server, '--port', '0', ...(legal ? ['--legal', legal] : [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${name} did not start in 10 s: ${out}`));
-    }, 10_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const suite = /^SUITE=(.*)$/m.exec(out)?.[1];
-      if (!suite) return;
-      clearTimeout(timer);
-      resolve({
-        child,
-        url: /^URL=(\S+)$/m.exec(out)?.[1] ?? '',
-        key: /^KEY=(\S+)$/m.exec(out)?.[1] ?? '',
-        suite: JSON.parse(suite) as Independent['suite'],
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited ${code} before it was ready: ${out}`));
-    });
-  });
+  const started = await startProcess(
+    name,
+    [server, '--port', '0', ...(legal ? ['--legal', legal] : [])],
+    /^SUITE=(.*)$/m,
+  );
+  const out = started.output();
+  return {
+    url: /^URL=(\S+)$/m.exec(out)?.[1] ?? '',
+    key: /^KEY=(\S+)$/m.exec(out)?.[1] ?? '',
+    suite: JSON.parse(started.match[1] ?? '{}') as Independent['suite'],
+    stop: started.stop,
+  };
 }
 
 /** A fidelity measured against an independent implementation, writes allowed to its suite's numbers. */
 export async function independentFidelity(
   api: ApiModel,
-  name: (typeof INDEPENDENT)[number],
+  name: IndependentName,
   legal?: string,
 ): Promise<{ fidelity: Fidelity; recording: Recording }> {
   const server = await startIndependent(name, legal);

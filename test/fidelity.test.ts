@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parseDocument } from 'yaml';
 import {
   type Fidelity,
   INDEPENDENT,
@@ -11,13 +15,14 @@ import {
   startIndependent,
 } from '../bench/fidelity.ts';
 import { baselineLines, compareToBaseline } from '../src/gate/baseline.ts';
+import { readingYaml } from '../src/gate/reading.ts';
 import { changedAtLeast } from '../src/gate/reading-changes.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { defaultValue } from '../src/shared/settings.ts';
 import { PROFILES, parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
-import { gateInProcess } from './helpers.ts';
+import { gateInProcess, startCli } from './helpers.ts';
 
 // The fidelity of a learned reading (issue 27): the gate's requests against a provider, replayed against the mock
 // serving what the run learned, give answers of the same shape (bench/fidelity.ts). The covering set's readings are
@@ -25,6 +30,7 @@ import { gateInProcess } from './helpers.ts';
 // which refusal wins when a request breaks two rules is not learned).
 
 const api = loadApiModel();
+const RUN = '2026-11-28T04:00:00.000Z';
 const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 2);
 
 /** At least 99 % of the pairs equal by shape; the message lists what differed. */
@@ -173,6 +179,58 @@ describe('a provider other than the simulator, learned, served and compared', ()
       assert.match(baselineLines(since).join('\n'), /Learned in one run only \(never a change\)/);
     } finally {
       await again.stop();
+    }
+  });
+
+  it('h2h mock --legal-profile, as a process, serves the file: a word and an HTTP code edited by hand come back exactly', async () => {
+    // The file garuda's run learned, as h2h contract writes it; then edited by hand as a client team might.
+    const { recording } = await fidelityOf('garuda');
+    const dir = mkdtempSync(join(tmpdir(), 'h2h-served-'));
+    const file = join(dir, 'provider-reading.yaml');
+    const doc = parseDocument(
+      readingYaml(recording.summary.reading, recording.summary.vocabulary, { from: 'https://garuda.example', at: RUN }),
+    );
+    assert.equal(doc.getIn(['refusals', 'wrong-key', 'status']), 'invalid_key', 'the learned word');
+    doc.setIn(['refusals', 'wrong-key', 'status'], 'KEY_EDITED_BY_HAND');
+    doc.setIn(['refusals', 'wrong-key', 'http'], 451);
+    writeFileSync(file, doc.toString());
+    const mock = await startCli(['mock', '--legal-profile', file, '--listen', '127.0.0.1:0']);
+    const call = async (endpoint: string, method: 'GET' | 'POST', params: Record<string, string>) => {
+      const url = `${mock.url}/api/${endpoint}`;
+      const r =
+        method === 'GET'
+          ? await fetch(`${url}?${new URLSearchParams(params)}`)
+          : await fetch(url, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) });
+      return {
+        http: r.status,
+        source: r.headers.get('h2h-source') ?? '',
+        body: (await r.json()) as Record<string, unknown>,
+      };
+    };
+    try {
+      for (const method of ['GET', 'POST'] as const) {
+        const wrong = await call('saldo-user', method, { api_key: `${mock.apiKey}x` });
+        assert.equal(wrong.http, 451, `${method}: the edited HTTP code`);
+        assert.equal(wrong.body.status, 'KEY_EDITED_BY_HAND', `${method}: the edited word`);
+        assert.match(wrong.source, /words=learned\(wrong-key, seen \d+, run /);
+      }
+      // garuda's own product, which the simulator's account never had, is carried out, at garuda's price.
+      const before = (await call('saldo-user', 'GET', { api_key: mock.apiKey })).body.saldo;
+      const invite = await call('invite-member', 'POST', {
+        api_key: mock.apiKey,
+        trx_id: 'SERVED-1',
+        product_code: 'AKRAB_L',
+        msisdn: '081290001101',
+        kind: 'akrab',
+      });
+      assert.equal(invite.body.ok, true, JSON.stringify(invite.body));
+      const after = (await call('saldo-user', 'GET', { api_key: mock.apiKey })).body.saldo;
+      const price = recording.summary.vocabulary.products?.AKRAB_L?.price;
+      assert.ok(price !== undefined, "garuda's price was learned");
+      assert.equal(Number(before) - Number(after), price);
+      assert.match(mock.stderr(), /learned from https:\/\/garuda\.example/, 'the mock says what it serves');
+    } finally {
+      await mock.stop();
     }
   });
 

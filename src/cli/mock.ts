@@ -3,7 +3,7 @@ import { UsageError } from '../shared/config-file.js';
 import { get } from '../shared/settings.js';
 import { FAULTS, isFaultName } from '../simulator/faults.js';
 import { loadFixture } from '../simulator/fixtures.js';
-import { describeReading, KNOB_NAMES, KNOBS, PROFILES, parseReading, readingFromFile } from '../simulator/legal.js';
+import { describeReading, KNOB_NAMES, KNOBS, PROFILES, parseReading, servedFromFile } from '../simulator/legal.js';
 import { startSimulator } from '../simulator/server.js';
 import type { Command } from './command.js';
 
@@ -40,7 +40,8 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.
     const profileFile = get.str(settings, 'legal-profile');
     if (legal !== undefined && profileFile !== undefined)
       throw new UsageError('--legal and --legal-profile are two ways to give one reading: use one');
-    const reading = profileFile ? readingFromFile(profileFile) : parseReading(legal ?? '');
+    // A learned file's vocabulary (words, codes, fields, forms, products, checks) is served with its knobs.
+    const { reading, vocabulary } = profileFile ? servedFromFile(profileFile) : { reading: parseReading(legal ?? '') };
     const prefix = get.str(settings, 'prefix');
     if (prefix !== undefined && !/^\/[\w./-]*$/.test(prefix))
       throw new UsageError(`--prefix must start with / and hold only path characters, got '${prefix}'`);
@@ -66,6 +67,7 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.
           : null,
       latencyMs: get.num(settings, 'latency'),
       reading,
+      ...(vocabulary ? { vocabulary } : {}),
       ...(certFile && keyFile
         ? {
             tls: {
@@ -81,7 +83,11 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.
       `H2H_BASE_URL=${sim.url}\n${apiKey ? '' : `H2H_API_KEY=${sim.apiKey}\n`}${sim.adminToken ? `H2H_ADMIN_TOKEN=${sim.adminToken}\n` : ''}`,
     );
     io.err(
-      `h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, reading: ${describeReading(reading)}); admin at /__sim/faults`,
+      `h2h mock: serving ${sim.url}/api/* (fault: ${faultName ?? 'none'}, reading: ${describeReading(reading)}${
+        vocabulary?.learned
+          ? `; words, codes, fields, forms and products learned from ${vocabulary.learned.from} at ${vocabulary.learned.at}`
+          : ''
+      }); admin at /__sim/faults`,
     );
     await new Promise<void>((resolve) => {
       const stop = (): void => {

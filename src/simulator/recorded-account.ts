@@ -110,12 +110,13 @@ export function recordedAccount(api: ApiModel, exchanges: readonly Exchange[], t
     // Oldest first, as the simulator records them; a page newest first then shows them in the provider's order.
     .reverse()
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return fixtureOf(target, list, [...managers], saldo, forms);
+  return fixtureOf(target, products, list, [...managers], saldo, forms);
 }
 
-/** The fixture of a recorded account: its history, its managers with room, the suite's product and numbers. */
+/** The fixture of a recorded account: its history, its managers with room, its products, the suite's numbers. */
 function fixtureOf(
   target: RecordedTarget,
+  products: ReadonlyMap<string, 'akrab' | 'circle'>,
   list: Fixture['history'],
   managers: string[],
   saldo: number | undefined,
@@ -126,14 +127,13 @@ function fixtureOf(
   const numbers = [...managers, '6281100009999'];
   return {
     accounts: [{ id: 'recorded', api_key: target.apiKey, saldo: Math.max(0, Math.floor(saldo ?? 10_000_000)) }],
-    products: [
-      {
-        code: target.product,
-        name: target.product,
-        kind: target.kind,
-        price: Math.max(1, Math.round(target.price ?? 10_000)),
-      },
-    ],
+    // Every product the records name (their prices unseen but the suite's): the history refers to each.
+    products: [...products].map(([code, kind]) => ({
+      code,
+      name: code,
+      kind,
+      price: Math.max(1, Math.round(target.price ?? 10_000)),
+    })),
     managers: numbers.map((number) => ({ number, account: 'recorded', kind: target.kind, slots })),
     suite: {
       account: 'recorded',
