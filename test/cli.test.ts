@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { cliMarkdown } from '../src/cli/reference.ts';
-import { SETTINGS, settingsOf } from '../src/shared/settings.ts';
+import { COMMAND_HELP, SETTINGS, settingsOf } from '../src/shared/settings.ts';
 import { ROOT, runCli } from './helpers.ts';
 
 describe('the h2h command line', () => {
@@ -32,6 +32,43 @@ describe('the h2h command line', () => {
           flags.has(m[1] ?? '') || m[1] === 'help' || m[1] === 'debug' || SETTINGS.some((s) => s.flag === m[1]),
           `${cmd.name} --help names --${m[1]}, which no setting has`,
         );
+    }
+  });
+
+  // A heading is a line at the margin that ends with a colon ("Flags (...):", "Examples:", "Faults:"); each must
+  // have lines of its own before the next heading or the end.
+  it('no help text has an empty heading, and the top-level help has examples of its own commands', async () => {
+    const heading = (line: string): boolean => /^\S.*:$/.test(line.trimEnd());
+    const emptyHeadings = (text: string): string[] => {
+      const lines = text.split('\n').filter((l) => l.trim() !== '');
+      return lines.flatMap((l, i) => {
+        const next = lines[i + 1];
+        return heading(l) && (next === undefined || heading(next)) ? [`${l} -> ${next ?? '(the end)'}`] : [];
+      });
+    };
+    const top = await runCli(['--help']);
+    assert.equal(top.code, 0);
+    const helps: [string, string][] = [['h2h --help', top.stdout]];
+    for (const entry of COMMANDS) {
+      const r = await runCli([entry.name, '--help']);
+      assert.equal(r.code, 0, entry.name);
+      helps.push([`h2h ${entry.name} --help`, r.stdout]);
+    }
+    for (const [what, text] of helps) assert.deepEqual(emptyHeadings(text), [], what);
+    // The top-level help, like every command's, ends with examples, then its exit codes.
+    const [, examples = ''] = /\nExamples:\n((?: {2}h2h .*\n)+)\nExit codes: /.exec(top.stdout) ?? [];
+    assert.ok(examples, `h2h --help has Examples before its exit codes:\n${top.stdout}`);
+    const lines = examples.trimEnd().split('\n');
+    assert.ok(lines.length >= 3, 'at least three examples');
+    // Each is one of a command's own examples (which first-minutes.test.ts parses), or `h2h help COMMAND`.
+    const known = new Set(Object.values(COMMAND_HELP).flatMap((h) => h.examples));
+    for (const line of lines) {
+      const example = line.trim();
+      const help = /^h2h help (\S+) {2}# \S/.exec(example);
+      assert.ok(
+        known.has(example) || COMMANDS.some((c) => c.name === help?.[1]),
+        `${example}: a command's own example, or h2h help COMMAND`,
+      );
     }
   });
 

@@ -237,6 +237,48 @@ describe('h2h diff', () => {
       safe: [],
     },
     {
+      // Required but not defined (h2h lint's required-defined): still a name every request must now carry.
+      label: 'a required parameter added that the schema does not define',
+      edit: (d) => d.components.schemas.SaldoUserRequest.required.push('pin'),
+      breaking: [
+        /^POST \/api\/saldo-user: parameter pin added as required \(not defined in properties: its type unknown\)$/,
+      ],
+      safe: [],
+    },
+    {
+      label: 'a required parameter added, not defined, in a body composed with allOf',
+      edit: (d) => {
+        const body = d.components.schemas.SaldoUserRequest;
+        d.components.schemas.SaldoUserRequest = {
+          description: body.description,
+          allOf: [
+            { type: 'object', required: body.required, properties: body.properties },
+            { type: 'object', required: ['pin'] },
+          ],
+        };
+      },
+      breaking: [
+        /^POST \/api\/saldo-user: parameter pin added as required \(not defined in properties: its type unknown\)$/,
+      ],
+      safe: [],
+    },
+    {
+      // In an answer, a name every success carries is an addition: safe, but reported (it was "0 breaking, 0 safe").
+      label: 'a required response field added that the schema does not define',
+      edit: (d) => d.components.schemas.SaldoResult.allOf[1].required.push('currency'),
+      breaking: [],
+      safe: [
+        /^GET \/api\/saldo-user: response field \$\.currency added, always present \(not defined in properties: its type unknown\)$/,
+        /^POST \/api\/saldo-user: response field \$\.currency added, always present/,
+      ],
+    },
+    {
+      label: 'a required nested response field added that the schema does not define',
+      edit: (d) => d.components.schemas.InviteDetail.required.push('expires'),
+      breaking: [],
+      safe: [/^GET \/api\/invite-member: response field \$\.detail\.expires added, always present/],
+    },
+    {
       label: 'an added endpoint',
       edit: (d) => (d.paths['/api/cek-produk'] = d.paths['/api/saldo-user']),
       breaking: [],

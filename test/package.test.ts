@@ -87,3 +87,110 @@ describe('the package: npm pack, installed in an empty folder', () => {
     );
   });
 });
+
+// Node versions as one number each (prereleases aside), and a range of them as half-open intervals [lo, hi): what
+// npm's engines check reads, for the forms package-lock.json holds (>=, >, <=, <, =, ^, ~, x-ranges, ||).
+type Interval = [number, number];
+const at = (major: number, minor = 0, patch = 0): number => (major * 1000 + minor) * 1000 + patch;
+
+function comparator(token: string): Interval {
+  const m = /^(>=|<=|>|<|=|\^|~)?v?(\d+|[xX*])?(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?$/.exec(token);
+  if (!m) throw new Error(`engines: cannot read '${token}'`);
+  const op = m[1] ?? '=';
+  const parts = [m[2], m[3], m[4]].filter((p) => p !== undefined && /^\d+$/.test(p)).map(Number);
+  const [M = 0, n = 0, p = 0] = parts;
+  const lo = at(M, n, p);
+  // The first version past the one written (1.2 -> 1.3.0, 1.2.3 -> 1.2.4).
+  const past =
+    parts.length === 3 ? lo + 1 : parts.length === 2 ? at(M, n + 1) : parts.length === 1 ? at(M + 1) : Infinity;
+  switch (op) {
+    case '>=':
+      return [lo, Infinity];
+    case '>':
+      return [past, Infinity];
+    case '<':
+      return [0, lo];
+    case '<=':
+      return [0, past];
+    case '~':
+      return [lo, parts.length >= 2 ? at(M, n + 1) : past];
+    case '^':
+      return [lo, M > 0 || parts.length === 1 ? at(M + 1) : n > 0 || parts.length === 2 ? at(0, n + 1) : past];
+    default:
+      return parts.length === 0 ? [0, Infinity] : [lo, past];
+  }
+}
+
+/** A range as intervals: each `||` part the intersection of its comparators. */
+function intervals(range: string): Interval[] {
+  return range.split('||').map((set) =>
+    set
+      .trim()
+      .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(comparator)
+      .reduce<Interval>(([lo, hi], [l, h]) => [Math.max(lo, l), Math.min(hi, h)], [0, Infinity]),
+  );
+}
+
+/** Whether every version `inner` admits, `outer` admits too. */
+function within(inner: string, outer: string): boolean {
+  const merged: Interval[] = [];
+  for (const [lo, hi] of intervals(outer).sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last && lo <= last[1]) last[1] = Math.max(last[1], hi);
+    else merged.push([lo, hi]);
+  }
+  return intervals(inner)
+    .filter(([lo, hi]) => lo < hi)
+    .every(([lo, hi]) => merged.some(([l, h]) => l <= lo && hi <= h));
+}
+
+/**
+ * The Node README.md names for developing (npm ci, npm test): every package of the lock, development ones
+ * included, accepts it, so that npm ci there prints no EBADENGINE warning. The oldest Node a development package
+ * asks for: @stoplight/prism-cli 5.16 (>=24.18.0).
+ */
+const DEVELOPMENT_NODE = '^24.18.0';
+
+describe("the package's engines", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; dev?: boolean; engines?: { node?: string } | string[] }>;
+  };
+  const nodeRange = (p: { engines?: { node?: string } | string[] }): string | undefined =>
+    Array.isArray(p.engines) ? undefined : p.engines?.node;
+
+  it('reads ranges as npm does', () => {
+    assert.ok(within('^20.19.0 || >=22.12.0', '>=22.12.0 || >=20.19.0 <21.0.0'));
+    assert.ok(!within('>=20.10', '>=22.12.0 || >=20.19.0 <21.0.0'), '20.10 to 20.18, and 21, are not admitted');
+    assert.ok(within('^24.18.0', '^22.18.0 || >=24.11.0'));
+    assert.ok(!within('^22.12.0', '>=24.18.0'));
+    assert.ok(within('^20.19.0 || >=22.12.0', '^16 || ^18 || >=20'));
+    assert.ok(within('^20.19.0 || >=22.12.0', '>= 14.6'));
+    assert.ok(!within('>=20', '^20 || ^22'));
+    assert.ok(within('~20.19.1', '>20.19.0 <=20.19'));
+  });
+
+  it('every runtime dependency accepts every Node the package admits (package.json engines)', () => {
+    assert.equal(lock.packages['']?.engines && nodeRange(lock.packages['']), pkg.engines.node, 'the lock is current');
+    const refused = Object.entries(lock.packages)
+      .filter(([path, p]) => path !== '' && !p.dev)
+      .flatMap(([path, p]) => {
+        const range = nodeRange(p);
+        return range && !within(pkg.engines.node, range) ? [`${path}@${p.version}: ${range}`] : [];
+      });
+    assert.deepEqual(refused, [], `engines ${pkg.engines.node}`);
+  });
+
+  it(`every package of the lock, development ones included, accepts the development Node (${DEVELOPMENT_NODE})`, () => {
+    const refused = Object.entries(lock.packages)
+      .filter(([path]) => path !== '')
+      .flatMap(([path, p]) => {
+        const range = nodeRange(p);
+        return range && !within(DEVELOPMENT_NODE, range) ? [`${path}@${p.version}: ${range}`] : [];
+      });
+    assert.deepEqual(refused, []);
+  });
+});

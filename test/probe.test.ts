@@ -142,6 +142,27 @@ describe('each check: one bounded reason, within its deadline', () => {
     }
   });
 
+  it('ok:false under a 5xx without Retry-After is server_error (an outage), under any other status refused', async () => {
+    const json = { 'content-type': 'application/json' };
+    const cases: [number, string, ProbeReason, RegExp][] = [
+      [503, '{"ok":false,"status":"MAINTENANCE"}', 'server_error', /^ok:false status MAINTENANCE \(HTTP 503\)$/],
+      [500, '{"ok":false,"status":"ERROR","message":"backend down"}', 'server_error', /\(HTTP 500\)$/],
+      [403, '{"ok":false,"status":"INVALID_API_KEY"}', 'refused', /^ok:false status INVALID_API_KEY \(HTTP 403\)$/],
+      [200, '{"ok":false,"status":"INVALID_API_KEY"}', 'refused', /\(HTTP 200\)$/],
+    ];
+    for (const [status, body, reason, message] of cases) {
+      const s = await oddServer(status, json, body);
+      try {
+        const r = await check('saldo-user', { name: 'x', baseUrl: s.url, apiKey: 'k' });
+        assert.equal(r.reason, reason, `${status} ${body}: ${r.message}`);
+        assert.match(r.message ?? '', message);
+        assert.equal(r.httpStatus, status);
+      } finally {
+        await s.close();
+      }
+    }
+  });
+
   it('a 429, or a 503 with Retry-After, is rate_limited (with the wait asked); a bare 503 is http_status', async () => {
     const envelope = JSON.stringify({ ok: false, status: 'RATE_LIMITED', message: 'slow down' });
     const json = { 'content-type': 'application/json' };

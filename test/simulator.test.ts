@@ -75,6 +75,56 @@ describe('simulator faults at run time (each fault’s own clauses: test/mutatio
   });
 });
 
+describe('simulator admin parameters', () => {
+  it('a malformed one is refused with 400 and the envelope naming it, and changes nothing', async () => {
+    const sim = await startSimulator();
+    try {
+      const admin = async (method: string, query: string): Promise<{ status: number; body: unknown }> => {
+        const r = await fetch(`${sim.url}/__sim/${query}`, { method });
+        return { status: r.status, body: await r.json() };
+      };
+      assert.equal((await admin('POST', 'fault?name=saldo-as-string')).status, 200);
+      const cases: [string, string, RegExp][] = [
+        ['POST', 'fault?name=latency&ms=abc', /^ms: must be a whole number of milliseconds from 0 to \d+, got 'abc'$/],
+        ['POST', 'fault?name=latency&ms=-5', /^ms: .*got '-5'$/],
+        ['POST', 'fault?name=slow-drip&ms=1.5', /^ms: .*got '1\.5'$/],
+        ['POST', 'fault?name=latency&ms=', /^ms: .*got ''$/],
+        ['POST', 'fault?name=latency&ms=99999999999', /^ms: .*got '99999999999'$/],
+        ['POST', 'fault?name=saldo-as-string&ms=10', /^ms: only latency and slow-drip take ms, not saldo-as-string$/],
+        ['POST', 'fault?name=none&ms=10', /^ms: only latency and slow-drip take ms, not none$/],
+        ['POST', 'fault?name=nope', /^name: unknown fault 'nope'; one of: none, envelope-no-status, /],
+        ['POST', 'fault?name=latency&name=reset', /^name: given more than once$/],
+        ['POST', 'fault?name=latency&delay=5', /^delay: unknown parameter; \/__sim\/fault takes name and ms$/],
+        ['GET', 'log?since=3', /^since: unknown parameter; \/__sim\/log takes no parameter$/],
+        ['GET', 'faults?all=1', /^all: unknown parameter; \/__sim\/faults takes no parameter$/],
+      ];
+      for (const [method, query, message] of cases) {
+        const r = await admin(method, query);
+        assert.equal(r.status, 400, `${method} ${query}`);
+        const body = r.body as { ok: unknown; status: unknown; message: string };
+        assert.deepEqual(Object.keys(body), ['ok', 'status', 'message'], query);
+        assert.equal(body.ok, false, query);
+        assert.equal(body.status, 'INVALID_PARAMETER', query);
+        assert.match(body.message, message, query);
+      }
+      // Nothing changed: the fault set before is still the active one.
+      assert.deepEqual(((await admin('GET', 'faults')).body as { active: unknown }).active, {
+        name: 'saldo-as-string',
+      });
+      // A well-formed ms is taken, and delays every answer by it.
+      assert.deepEqual((await admin('POST', 'fault?name=latency&ms=300')).body, {
+        active: { name: 'latency', ms: 300 },
+      });
+      const t0 = performance.now();
+      await (await fetch(`${sim.url}/api/saldo-user?api_key=${sim.apiKey}`)).arrayBuffer();
+      assert.ok(performance.now() - t0 >= 290, `delayed by ms=300: ${performance.now() - t0} ms`);
+      assert.deepEqual((await admin('POST', 'fault?name=none')).body, { active: null });
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe('simulator shapes', () => {
   it('serves under a path prefix, and answers the envelope outside it', async () => {
     const sim = await startSimulator({ prefix: '/h2h/v1' });

@@ -67,6 +67,13 @@ usage: h2h COMMAND [flags] [--debug]   (h2h help COMMAND, or h2h COMMAND --help,
 
 ${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
 
+Examples:
+  h2h contract  # the embedded simulator, writes allowed: no key needed
+  h2h contract --base-url https://h2h.example --api-key-file ~/.h2h-key  # a real target, read-only
+  h2h probe --once  # one round against the embedded simulator, a summary, then exit
+  h2h mock  # a free loopback port: prints H2H_BASE_URL and H2H_API_KEY
+  h2h help contract  # a command's flags, examples and exit codes
+
 Exit codes: 0 the contract holds, 1 a clause is violated, 2 usage or configuration error, 3 internal error
 (one line; --debug prints the stack), 4 inconclusive: nothing violated, but a clause the run meant to judge
 could not be judged (h2h contract --allow-inconclusive makes that 0).`;

@@ -21,7 +21,10 @@ export const diff: Command = {
   name: 'diff',
   about: `Breaking: a removed endpoint, method, parameter or alias; a parameter added as required or made required;
 a parameter's type changed, its enum narrowed, its pattern changed or its maxLength lowered; a response field
-removed, its type changed, made optional, or given new enum values. Safe: the opposite of each, and additions.`,
+removed, its type changed, made optional, or given new enum values. Safe: the opposite of each, and additions.
+A name a schema requires without defining it (what \`h2h lint\` reports as required-defined) counts as what it
+is on the wire: in a request, a parameter every client must now send (breaking); in an answer, a field always
+sent (safe, an addition).`,
   positionals: { usage: 'OLD.yaml NEW.yaml', range: [2, 2] },
   async run(settings, io) {
     const [oldPath = '', newPath = ''] = settings.positionals;

@@ -8,9 +8,10 @@ import type { CommandEntry } from './commands.js';
 
 /**
  * The whole --help of a command: its usage line, summary and words, its flags, examples and exit codes from the
- * settings table.
+ * settings table. A command without flags says so in one line, never under an empty heading (as docs/cli.md does).
  */
 export function helpText(entry: CommandEntry, cmd: Command): string {
+  const flags = flagHelp(cmd.name);
   return [
     `usage: ${usageLine(cmd.name, cmd.positionals?.usage)}`,
     '',
@@ -18,8 +19,9 @@ export function helpText(entry: CommandEntry, cmd: Command): string {
     '',
     cmd.about,
     '',
-    'Flags (a flag wins over its environment variable, which wins over the config file, then the default):',
-    flagHelp(cmd.name),
+    ...(flags
+      ? ['Flags (a flag wins over its environment variable, which wins over the config file, then the default):', flags]
+      : ['No flags but --help.']),
     ...(cmd.more ? ['', cmd.more] : []),
     '',
     examplesAndExit(cmd.name),

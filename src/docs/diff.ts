@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { derefIn } from '../openapi/deref.js';
 import type { DocNode, Schema } from '../openapi/types.js';
-import { SchemaWalker } from '../openapi/walk.js';
+import { type SchemaShape, SchemaWalker } from '../openapi/walk.js';
 
 /** One change between two versions of the document, as client developers see it. */
 export interface Change {
@@ -26,35 +26,47 @@ class Doc {
   deref<T>(v: unknown): T {
     return (derefIn<T>(this.doc, v) ?? {}) as T;
   }
-  /** Parameters of an operation: name -> aliases, required, schema. */
-  params(op: OpenAPIV3_1.OperationObject): Map<string, { aliases: string[]; required: boolean; schema: Schema }> {
-    const out = new Map<string, { aliases: string[]; required: boolean; schema: Schema }>();
+  /**
+   * Parameters of an operation: name -> aliases, required, schema; `defined` is false for a name the body's schema
+   * requires without defining it (`h2h lint` reports it): still a parameter every request must now carry.
+   */
+  params(op: OpenAPIV3_1.OperationObject): Map<string, Param> {
+    const out = new Map<string, Param>();
     for (const p of op.parameters ?? []) {
       const param = this.deref<OpenAPIV3_1.ParameterObject>(p);
       out.set(param.name, {
         aliases: ((param as unknown as DocNode)['x-aliases'] as string[] | undefined) ?? [],
         required: param.required === true,
         schema: this.deref<Schema>(param.schema ?? {}),
+        defined: true,
       });
     }
     const body = op.requestBody ? this.deref<OpenAPIV3_1.RequestBodyObject>(op.requestBody) : undefined;
-    const schema = this.deref<Schema>(body?.content?.['application/json']?.schema ?? {});
-    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const schema = body?.content?.['application/json']?.schema;
+    // Through $ref and allOf, as the walker reads every schema: a body composed of parts has the names of each.
+    const shape: SchemaShape = schema
+      ? this.walker.shape(schema as Schema)
+      : { properties: new Map(), required: new Set() };
+    for (const [name, defs] of shape.properties) {
       if (out.has(name)) continue;
       out.set(name, {
-        aliases: ((prop as DocNode)['x-aliases'] as string[] | undefined) ?? [],
-        required: (schema.required ?? []).includes(name),
-        schema: this.deref<Schema>(prop),
+        aliases: defs.map((d) => (d as DocNode)['x-aliases'] as string[] | undefined).find(Boolean) ?? [],
+        required: shape.required.has(name),
+        schema: Object.assign({}, ...defs.map((d) => this.deref<Schema>(d))) as Schema,
+        defined: true,
       });
     }
-    // A name required but not defined (`h2h lint` reports it) is still a parameter every request must now carry.
-    for (const name of schema.required ?? [])
-      if (!out.has(name)) out.set(name, { aliases: [], required: true, schema: {} });
+    for (const name of shape.required)
+      if (!out.has(name)) out.set(name, { aliases: [], required: true, schema: {}, defined: false });
     return out;
   }
-  /** Response fields of a successful answer: path -> {type, required, enum}, through $ref, allOf, oneOf (ok:true branch) and items. */
-  fields(op: OpenAPIV3_1.OperationObject): Map<string, { type: string; required: boolean; values?: string[] }> {
-    const out = new Map<string, { type: string; required: boolean; values?: string[] }>();
+  /**
+   * Response fields of a successful answer: path -> {type, required, enum, defined}, through $ref, allOf, oneOf (ok:true
+   * branch) and items. A name an object requires without defining it (`h2h lint` reports it) is a field every
+   * answer carries, of a type the document does not say (`defined` false).
+   */
+  fields(op: OpenAPIV3_1.OperationObject): Map<string, Field> {
+    const out = new Map<string, Field>();
     const res = this.deref<OpenAPIV3_1.ResponseObject>(op.responses?.['200'] ?? {});
     let schema = this.deref<Schema>(res.content?.['application/json']?.schema ?? {});
     const success = schema.oneOf
@@ -66,15 +78,45 @@ class Doc {
           ?.some((p) => this.deref<Schema>(p).const === true),
       );
     if (success) schema = success;
+    const undefinedRequired = (object: Schema, prefix: string): void => {
+      const { properties, required } = this.walker.shape(object);
+      for (const name of required)
+        if (!properties.has(name)) out.set(`${prefix}.${name}`, { type: 'any', required: true, defined: false });
+    };
+    undefinedRequired(schema, '$');
     for (const f of this.walker.fields(schema)) {
       const type =
         f.defs.map((d) => (d.type ? String(d.type) : d.const !== undefined ? typeof d.const : '')).find(Boolean) ??
         'any';
       const values = f.defs.map((d) => d.enum?.map(String)).find(Boolean);
-      out.set(f.path, { type, required: f.required, ...(values ? { values } : {}) });
+      out.set(f.path, { type, required: f.required, defined: true, ...(values ? { values } : {}) });
+      // The objects the walker enters (a field's own, or its array's items): their names required, not defined.
+      const last = f.defs[f.defs.length - 1] as Schema;
+      const isArray = last.type === 'array' && 'items' in last && last.items;
+      const nested = isArray ? this.deref<Schema>(last.items as Schema) : last;
+      if (nested.properties || nested.allOf || nested.required)
+        undefinedRequired(nested, `${f.path}${isArray ? '[]' : ''}`);
     }
     return out;
   }
+}
+
+/** A parameter of an operation, as the diff compares it. */
+interface Param {
+  aliases: string[];
+  required: boolean;
+  schema: Schema;
+  /** False for a name a body's schema requires without defining it: its type and values unknown. */
+  defined: boolean;
+}
+
+/** A field of a successful answer, as the diff compares it. */
+interface Field {
+  type: string;
+  required: boolean;
+  values?: string[];
+  /** False for a name an object requires without defining it: its type unknown. */
+  defined: boolean;
 }
 
 /** The JSON type of a parameter's schema (or of its const), for a type change. */
@@ -107,7 +149,14 @@ function patternChange(before: string | undefined, after: string): 'widened' | '
   }
 }
 
-/** Breaking and safe changes from OLD to NEW, for clients of the API. */
+/** What a change says of a name a schema requires without defining it (`h2h lint`'s required-defined). */
+const UNDEFINED = ' (not defined in properties: its type unknown)';
+
+/**
+ * Breaking and safe changes from OLD to NEW, for clients of the API. A name a schema requires without defining it
+ * counts as what it is on the wire: a parameter every request must carry (added: breaking), a field every answer
+ * carries (added: safe, an addition).
+ */
 export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.Document): Change[] {
   const a = new Doc(oldDoc);
   const b = new Doc(newDoc);
@@ -139,7 +188,7 @@ export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.
           add(
             q.required ? 'breaking' : 'safe',
             at,
-            `parameter ${name} added${q.required ? ' as required' : ' (optional)'}`,
+            `parameter ${name} added${q.required ? ' as required' : ' (optional)'}${q.defined ? '' : UNDEFINED}`,
           );
       }
       for (const [name, p] of op) {
@@ -183,11 +232,14 @@ export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.
       const nf = b.fields(n);
       for (const [path2, f] of of) {
         const g = nf.get(path2);
-        if (!g) {
+        // A definition removed whose name stays required is removed all the same: its type is gone.
+        if (!g || (f.defined && !g.defined)) {
           add('breaking', at, `response field ${path2} removed`);
           continue;
         }
-        if (f.type !== g.type) add('breaking', at, `response field ${path2} type changed from ${f.type} to ${g.type}`);
+        if (!f.defined && g.defined) add('safe', at, `response field ${path2} now defined as ${g.type}`);
+        else if (f.type !== g.type)
+          add('breaking', at, `response field ${path2} type changed from ${f.type} to ${g.type}`);
         if (f.required && !g.required) add('breaking', at, `response field ${path2} no longer always present`);
         if (f.values && g.values) {
           const added = g.values.filter((v) => !f.values?.includes(v));
@@ -196,7 +248,9 @@ export function diffDocuments(oldDoc: OpenAPIV3_1.Document, newDoc: OpenAPIV3_1.
           if (gone.length) add('safe', at, `response field ${path2} enum narrowed: ${gone.join(', ')} no longer sent`);
         }
       }
-      for (const path2 of nf.keys()) if (!of.has(path2)) add('safe', at, `response field ${path2} added`);
+      for (const [path2, g] of nf)
+        if (!of.has(path2))
+          add('safe', at, `response field ${path2} added${g.defined ? '' : `, always present${UNDEFINED}`}`);
     }
   }
   return out;

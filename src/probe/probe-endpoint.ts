@@ -18,8 +18,11 @@ import { answerPoints, type PointValues } from './reading.js';
 /**
  * Why a probe failed: a bounded set, so it can be a metric label. The transport reasons are the client's own
  * (dns, connect, tls, reset, timeout, body_too_large); the rest are about the answer. `rate_limited` (429, or 503
- * with Retry-After) says the target turned the probe away, not that it broke its contract. `internal`: the probe
- * itself failed on what came back (a bug of the toolkit): still a failed probe, counted, never a blind one.
+ * with Retry-After) says the target turned the probe away, not that it broke its contract. An answer in the
+ * envelope with `ok` false is `server_error` under a 5xx (an outage said in the API's own words: maintenance, a
+ * backend down) and `refused` under any other status (the key, a parameter): the two call for different people.
+ * `internal`: the probe itself failed on what came back (a bug of the toolkit): still a failed probe, counted, never
+ * a blind one.
  */
 export const PROBE_REASONS = [
   ...TRANSPORT_REASONS,
@@ -30,6 +33,7 @@ export const PROBE_REASONS = [
   'envelope',
   'schema',
   'refused',
+  'server_error',
   'clause',
   'internal',
 ] as const;
@@ -140,7 +144,7 @@ export function classify(
   if (body?.ok === false)
     return {
       success: false,
-      reason: 'refused',
+      reason: status >= 500 ? 'server_error' : 'refused',
       message: `ok:false status ${String(body.status)} (HTTP ${status})`,
       findings,
       drift,

@@ -1,11 +1,13 @@
 import type { Params } from '../openapi/types.js';
+import { redact } from '../redact.js';
 
 export interface LogEntry {
   seq: number;
   method: string;
+  /** The path as received, redacted: a key sent as a segment of it (`/api/saldo-user/<key>`) is hidden. */
   path: string;
   endpoint?: string;
-  /** Parameters as received, the key hidden. */
+  /** Parameters as received, the key hidden (under any name, as a value or as a name). */
   params?: Params;
   httpStatus: number;
   ok?: boolean;
@@ -22,14 +24,19 @@ export interface LogEntry {
   durationMs?: number;
 }
 
-/** The simulator's request log: a ring of the last `capacity` requests, oldest first when read. */
+/**
+ * The simulator's request log: a ring of the last `capacity` requests, oldest first when read. What it holds is
+ * shown (`/__sim/log`): every key the simulator accepts is hidden in it, wherever the request put it.
+ */
 export class RequestLog {
   private readonly ring: LogEntry[] = [];
   private next = 0;
 
   constructor(readonly capacity = 20_000) {}
 
+  /** Logs a request; its path is redacted here (its parameters, read later, by redactValue where they are set). */
   push(entry: LogEntry): void {
+    entry.path = redact(entry.path);
     if (this.ring.length < this.capacity) this.ring.push(entry);
     else this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
