@@ -4,7 +4,7 @@ import { test as base, expect, type TestInfo } from '@playwright/test';
 import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
-import { type EffectiveConfig, readRunFile } from '../src/gate/handover.js';
+import { type EffectiveConfig, handedKey, readRunFile } from '../src/gate/handover.js';
 import { paceClient } from '../src/gate/pace.js';
 import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src/gate/plan.js';
 import { runDeps } from '../src/gate/run-deps.js';
@@ -24,7 +24,8 @@ const api = loadApiModel();
 // from the run file it wrote (the effective config), so the tests are the same everywhere.
 const run = readRunFile();
 const cfg: EffectiveConfig = run?.config ?? { ...configFromEnv(), baseUrl: '', maxInvites: 0, seed: 0 };
-const apiKey = process.env.H2H_API_KEY ?? '';
+// The key the global setup resolved, however it was given (handover.ts); none outside a run (`--list`).
+const apiKey = run ? handedKey() : '';
 registerSecret(apiKey);
 for (const m of cfg.msisdns) registerPhone(m);
 for (const k of nearMissKeys(apiKey)) registerSecret(k.value);

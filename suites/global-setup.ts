@@ -6,6 +6,7 @@ import { nearMissKeys } from '../src/gate/generators/cases.js';
 import {
   type Discovery,
   type EffectiveConfig,
+  handKeyToWorkers,
   readDiscovery,
   writeRunFile,
   writeSetupError,
@@ -34,7 +35,6 @@ async function targetOf(
       close: async () => {},
     };
   const e = await startEmbedded(given.simulator, givenKey);
-  process.env.H2H_API_KEY = e.apiKey;
   const extras = [
     given.simulator.fault && `fault ${given.simulator.fault}`,
     given.simulator.legal && `reading ${given.simulator.legal}`,
@@ -98,6 +98,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const { cfg, apiKey } = target;
   let close = target.close;
   registerSecret(apiKey);
+  // However the key was given (a flag of h2h contract, H2H_API_KEY, a key file, a config file's api_key_file or
+  // api_key_env, or the embedded simulator's own), every worker sends the one resolved here (handover.ts).
+  handKeyToWorkers(apiKey);
   for (const m of cfg.msisdns) registerPhone(m);
   for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
   // A run's failures are its own: `h2h replay` reads the last run's.

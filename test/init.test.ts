@@ -23,6 +23,32 @@ function emptyFolder(): string {
 }
 const read = (dir: string, path: string): string => readFileSync(join(dir, path), 'utf8');
 const ALL = [INIT_FILES.gate, INIT_FILES.probe, INIT_FILES.github, INIT_FILES.gitlab];
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Which of the names are entries of a .tgz archive (a tar inside gzip), in the order asked. */
+async function tarEntries(path: string, names: string[]): Promise<string[]> {
+  const { gunzipSync } = await import('node:zlib');
+  const tar = gunzipSync(readFileSync(path));
+  const found = new Set<string>();
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const name = tar
+      .subarray(at, at + 100)
+      .toString()
+      .replace(/\0.*$/s, '');
+    if (!name) break;
+    const size = Number.parseInt(
+      tar
+        .subarray(at + 124, at + 136)
+        .toString()
+        .replace(/\0.*$/s, '')
+        .trim() || '0',
+      8,
+    );
+    found.add(name);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return names.filter((n) => found.has(n));
+}
 
 /**
  * Checks every `h2h COMMAND ...` (bare, or after `npx [--yes] [--package P]`) among the lines: the command exists,
@@ -32,7 +58,8 @@ function checkCommandLines(where: string, lines: string[]): number {
   let checked = 0;
   for (const line of lines) {
     const ws = words(line.trim());
-    const at = ws.indexOf('h2h');
+    // `h2h`, or this toolkit's CLI run by node (`node .../dist/src/cli/main.js`).
+    const at = ws.findIndex((w) => w === 'h2h' || w.endsWith('/dist/src/cli/main.js'));
     if (at < 0) continue;
     const [command, ...rest] = ws.slice(at + 1);
     assert.ok(COMMAND_NAMES.includes(command as CommandName), `${where}: ${line}: no command h2h ${command}`);
@@ -76,12 +103,16 @@ describe('h2h init: set up in one command', () => {
     assert.match(first.stdout, /^h2h init: wrote probe\.yaml /m);
     assert.doesNotMatch(first.stdout, /\.github|\.gitlab/, 'no CI file without --ci');
     const next = first.stdout.split('\nNext:\n')[1] ?? '';
-    assert.match(next, /h2h contract --config h2h\.config\.yaml\n/);
-    assert.match(next, /h2h probe --once --config probe\.yaml/);
+    assert.match(next, / contract --config h2h\.config\.yaml\n/);
+    assert.match(next, / probe --once --config probe\.yaml/);
     assert.match(next, /targets\[0\]\.base_url is a placeholder/);
     assert.ok(checkCommandLines('h2h init output', next.split('\n')) >= 3);
-    // Not in a project that has h2h-contract: the next commands name the package, never `npx h2h` (another package).
-    assert.match(next, /npx --package h2h-contract@\d+\.\d+\.\d+ h2h contract/);
+    // Not in a project that has h2h-contract, and no CI job to pack it for: the next commands run this very CLI,
+    // never `npx h2h` (another package) nor a registry name (the npm registry has no h2h-contract).
+    const cli = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+    assert.ok(next.includes(`  node ${cli} contract --config h2h.config.yaml\n`), next);
+    assert.doesNotMatch(next, /npx|h2h-contract@/);
+    assert.ok(!existsSync(join(dir, 'vendor')), 'nothing packed without --ci');
 
     const gate = read(dir, INIT_FILES.gate);
     assert.equal(parse(gate), null, 'every key of h2h.config.yaml is commented out');
@@ -150,12 +181,20 @@ describe('h2h init: set up in one command', () => {
     assert.equal(uses('actions/setup-node')?.with?.['node-version'], 24);
     const gate = steps.find((s) => /\bh2h contract\b/.test(s.run ?? ''));
     assert.equal(gate?.run, 'npx h2h contract --config h2h.config.yaml');
-    // No package.json names it: the job installs it first, by default this version's published name.
-    assert.match(
-      steps.find((s) => /^npm install /.test(s.run ?? ''))?.run ?? '',
-      /^npm install --no-save --no-package-lock --no-audit --no-fund h2h-contract@\d+\.\d+\.\d+$/,
+    // No package.json names it, no --package: h2h init packs this toolkit into vendor/, and the job installs that.
+    const tarball = `vendor/h2h-contract-${VERSION}.tgz`;
+    assert.equal(
+      steps.find((s) => /^npm install /.test(s.run ?? ''))?.run,
+      `npm install --no-save --no-package-lock --no-audit --no-fund ./${tarball}`,
     );
-    assert.match(github.stdout, /the CI job installs h2h-contract@\S+ from the npm registry: until it is published/);
+    assert.match(github.stdout, new RegExp(`^h2h init: wrote ${tarball.replace(/\./g, '\\.')} \\(.*commit it`, 'm'));
+    assert.ok(github.stdout.includes(`commit h2h.config.yaml, ${tarball} and .github/workflows/h2h-contract.yml`));
+    assert.doesNotMatch(github.stdout, /registry: until|h2h-contract@/);
+    assert.ok(github.stdout.includes(`npx --package ./${tarball} h2h contract --config h2h.config.yaml`));
+    assert.deepEqual(await tarEntries(join(dir, tarball), ['package/package.json', 'package/dist/src/cli/main.js']), [
+      'package/package.json',
+      'package/dist/src/cli/main.js',
+    ]);
     const upload = uses('actions/upload-artifact');
     assert.equal(upload?.if, 'always()');
     assert.equal(upload?.with?.path, 'reports/');
@@ -174,6 +213,11 @@ describe('h2h init: set up in one command', () => {
     >;
     const job = gl['h2h-contract'];
     assert.equal(job?.image, 'node:24-slim');
+    assert.deepEqual(job?.script, [
+      `npm install --no-save --no-package-lock --no-audit --no-fund ./${tarball}`,
+      'npx h2h contract --config h2h.config.yaml',
+    ]);
+    assert.match(gitlab.stdout, /left vendor\/h2h-contract-\S+\.tgz as it is: it exists, and the job installs it/);
     assert.equal(job?.artifacts.when, 'always');
     assert.equal(job?.artifacts.reports.junit, 'reports/junit.xml');
     assert.deepEqual(job?.artifacts.paths, ['reports/']);
@@ -182,14 +226,17 @@ describe('h2h init: set up in one command', () => {
 
   it('a second h2h init overwrites nothing: every file byte for byte, each named', async () => {
     const files = new Map(ALL.map((f) => [f, read(dir, f)]));
+    const tarball = `vendor/h2h-contract-${VERSION}.tgz`;
+    const packed = readFileSync(join(dir, tarball));
     for (const ci of ['github', 'gitlab']) {
       const again = await runCli(['init', '--ci', ci], { cwd: dir, env: NO_TARGET_ENV });
       assert.equal(again.code, 0, again.stderr);
       assert.doesNotMatch(again.stdout, /wrote/);
-      for (const f of [INIT_FILES.gate, INIT_FILES.probe, INIT_FILES[ci as 'github' | 'gitlab']])
+      for (const f of [INIT_FILES.gate, INIT_FILES.probe, tarball, INIT_FILES[ci as 'github' | 'gitlab']])
         assert.ok(again.stdout.includes(`h2h init: left ${f} as it is: it exists`), `${ci}: ${f} named`);
     }
     for (const [f, text] of files) assert.equal(read(dir, f), text, `${f} unchanged`);
+    assert.ok(readFileSync(join(dir, tarball)).equals(packed), `${tarball} unchanged`);
   });
 });
 
@@ -205,7 +252,7 @@ describe('h2h init --base-url: the probe it writes probes that target', () => {
     const init = await runCli(['init', '--base-url', sim.url], { cwd: dir, env: NO_TARGET_ENV });
     assert.equal(init.code, 0, init.stderr);
     assert.doesNotMatch(init.stdout, /placeholder/);
-    assert.ok(init.stdout.includes(`h2h contract --config h2h.config.yaml --base-url ${sim.url}`));
+    assert.ok(init.stdout.includes(` contract --config h2h.config.yaml --base-url ${sim.url}`), init.stdout);
     const text = read(dir, INIT_FILES.probe);
     const target = (parse(text) as { targets: { base_url: string; api_key_env: string }[] }).targets[0];
     assert.equal(target?.base_url, sim.url);
@@ -327,29 +374,29 @@ async function runJob(dir: string, summaryFile: string): Promise<{ step: Step; c
   return done;
 }
 
-describe('the CI job h2h init writes installs the toolkit as it is today: from a tarball made by npm pack', () => {
+describe('the CI job h2h init writes installs the toolkit as it is today: from a tarball in the repository', () => {
   const root = emptyFolder();
+  const dir = join(root, 'client');
   let tarball = '';
+  let init: Awaited<ReturnType<typeof runCli>>;
   before(async () => {
-    // This repository packed as a client gets it (dist/ is built before the tests: npm pack runs no build here).
-    const packed = await shell(`npm pack --ignore-scripts --silent --pack-destination ${root}`, ROOT, {}, 120_000);
-    assert.equal(packed.code, 0, packed.out);
-    tarball = join(root, packed.out.trim().split('\n').at(-1) ?? '');
-    assert.ok(existsSync(tarball), packed.out);
+    // h2h init --ci github with no --package, in a folder with no package.json (this repository's built CLI; dist/
+    // is built before the tests): it packs this toolkit into vendor/ (npm pack, no build run), for the job.
+    mkdirSync(dir, { recursive: true });
+    init = await runCli(['init', '--ci', 'github'], { cwd: dir, env: NO_TARGET_ENV, timeoutMs: 180_000 });
+    tarball = join(dir, 'vendor', `h2h-contract-${VERSION}.tgz`);
   });
 
-  it('with --package ./vendor/TARBALL in a folder with no package.json: the job installs it, the gate holds', async () => {
-    const dir = join(root, 'client');
-    mkdirSync(join(dir, 'vendor'), { recursive: true });
+  it('without --package, in a folder with no package.json: the job installs the tarball h2h init packed, the gate holds', async () => {
+    assert.equal(init.code, 0, init.stdout + init.stderr);
+    assert.ok(existsSync(tarball), init.stdout);
     const vendored = `./vendor/${basename(tarball)}`;
-    copyFileSync(tarball, join(dir, vendored));
-    // h2h init as the README says a repository without package.json runs it: npx with the tarball.
-    const init = await shell(`npx --yes --package ${vendored} h2h init --ci github --package ${vendored}`, dir, {
-      ...NO_TARGET_ENV,
-    });
-    assert.equal(init.code, 0, init.out);
-    assert.doesNotMatch(init.out, /from the npm registry/);
-    // The GitLab job runs the same commands.
+    // The next command h2h init prints works as printed: npx with the tarball it packed.
+    const next = `npx --yes --package ${vendored} h2h --version`;
+    assert.ok(init.stdout.includes(`npx --package ${vendored} h2h contract --config h2h.config.yaml`), init.stdout);
+    const version = await shell(next, dir, {});
+    assert.match(version.out, new RegExp(`^h2h-contract ${VERSION.replace(/\./g, '\\.')} `, 'm'), version.out);
+    // The README's way for a repository without package.json, --package named: the GitLab job, the same commands.
     const gitlab = await shell(`npx --yes --package ${vendored} h2h init --ci gitlab --package ${vendored}`, dir, {});
     assert.equal(gitlab.code, 0, gitlab.out);
     rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
@@ -375,6 +422,7 @@ describe('the CI job h2h init writes installs the toolkit as it is today: from a
   });
 
   it('installed with npm install --save-dev ./vendor/TARBALL (the README): the job runs npm ci, then its h2h', async () => {
+    assert.ok(existsSync(tarball), 'the tarball h2h init packed');
     const dir = join(root, 'app');
     mkdirSync(join(dir, 'vendor'), { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{"name": "app", "private": true}\n');
@@ -396,5 +444,29 @@ describe('the CI job h2h init writes installs the toolkit as it is today: from a
     assert.equal(ci.code, 0, ci.out);
     const version = await shell('npx --no-install h2h --version', dir, {});
     assert.match(version.out, /^h2h-contract \d+\.\d+\.\d+ /);
+  });
+});
+
+describe('docs/gate.md shows the CI jobs h2h init writes (one source)', () => {
+  it('its GitHub and GitLab blocks are, byte for byte, the files `h2h init --ci` writes in a project that installed h2h-contract', async () => {
+    // The project docs/gate.md describes: package.json names h2h-contract beside a package-lock.json.
+    const dir = emptyFolder();
+    writeFileSync(join(dir, 'package.json'), '{"name": "client", "devDependencies": {"h2h-contract": "^0.1.0"}}\n');
+    writeFileSync(join(dir, 'package-lock.json'), '{}\n');
+    for (const ci of ['github', 'gitlab']) {
+      const r = await runCli(['init', '--ci', ci], { cwd: dir, env: NO_TARGET_ENV });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+    }
+    const page = readFileSync(join(ROOT, 'docs', 'gate.md'), 'utf8');
+    const jobs = [...page.matchAll(/```yaml\n(# Written by h2h init[\s\S]*?)```/g)].map((m) => m[1]);
+    assert.equal(jobs.length, 2, 'docs/gate.md shows two jobs written by h2h init: GitHub, then GitLab');
+    for (const [i, file] of [INIT_FILES.github, INIT_FILES.gitlab].entries())
+      assert.equal(
+        jobs[i],
+        read(dir, file),
+        `docs/gate.md's block differs from the ${file} that h2h init --ci writes: put the file's text in the block`,
+      );
+    // And nothing else in the page passes for a CI job of its own.
+    assert.doesNotMatch(page, /```yaml\n(?!# Written by h2h init)[^`]*\b(runs-on|script):/);
   });
 });

@@ -1,4 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { PROBE_FILE_EXTRAS } from '../probe/config.js';
@@ -206,7 +217,8 @@ export function probeConfig(version: string, baseUrl?: string): string {
 /**
  * How CI and the next steps run h2h: the project's own copy after `npm ci` when its package.json and lockfile name
  * h2h-contract (from a tarball in the repository, a git URL or the registry: whatever npm install was given), else
- * the job installs it first from `--package SPEC` (a tarball, a git URL; by default the published name).
+ * the job installs it first from `--package SPEC` (a tarball, a git URL), by default from the toolkit that runs
+ * h2h init, packed into the repository (`vendored`): the npm registry has no h2h-contract yet.
  */
 interface Runner {
   /** CI: install the project's dependencies first (a package-lock.json names h2h-contract). */
@@ -219,8 +231,10 @@ interface Runner {
   local: string;
   /** Where the job installs h2h-contract from when the project does not name it (undefined: it does). */
   spec?: string;
-  /** That spec is the published name, given by no one. */
-  registryDefault: boolean;
+  /** The tarball h2h init packs the toolkit into for the job (no --package given): the spec, without its `./`. */
+  vendored?: string;
+  /** What the job installs comes by git (a git URL given, or the one package.json names): the image needs git. */
+  git: boolean;
 }
 
 /** A spec npm installs with git (node:24-slim has none). */
@@ -228,8 +242,14 @@ function isGitSpec(spec: string): boolean {
   return /^(git\+|git:|github:|gitlab:|bitbucket:)|\.git(#.*)?$/.test(spec);
 }
 
-function runnerFor(dir: string, version: string, given?: string): Runner {
-  let pkg: { name?: string; dependencies?: object; devDependencies?: object } = {};
+/** The tarball of this version, as `npm pack` names it, where the job installs it from by default. */
+const vendoredTarball = (version: string): string => `vendor/h2h-contract-${version}.tgz`;
+
+/** This toolkit's CLI, run by node: what runs h2h here when the folder has no h2h-contract and no spec is given. */
+const THIS_CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+
+function runnerFor(dir: string, version: string, given: string | undefined, ci: boolean): Runner {
+  let pkg: { name?: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> } = {};
   try {
     pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof pkg;
   } catch {
@@ -243,15 +263,70 @@ function runnerFor(dir: string, version: string, given?: string): Runner {
   // `npx h2h` only where it finds this package's bin: elsewhere npx would look up a package named h2h.
   const installed =
     pkg.name === 'h2h-contract' || existsSync(join(dir, 'node_modules', 'h2h-contract', 'package.json'));
-  const spec = given ?? `h2h-contract@${version}`;
+  // A job with nothing to install from gets the toolkit that runs now, packed into the repository: a path in the
+  // checkout, which npm installs as it is (no registry name, no git in the image). Without a job, nothing is packed.
+  // Run here, h2h is the same tarball once packed (an earlier h2h init --ci).
+  const tarball = vendoredTarball(version);
+  const vendored = !install && given === undefined && ci ? tarball : undefined;
+  const packed = !install && given === undefined && (ci || existsSync(join(dir, tarball)));
+  const spec = given ?? (packed ? `./${tarball}` : undefined);
   return {
     install,
-    installStep: install ? 'npm ci' : `npm install --no-save --no-package-lock --no-audit --no-fund ${shellWord(spec)}`,
+    installStep: install
+      ? 'npm ci'
+      : `npm install --no-save --no-package-lock --no-audit --no-fund ${shellWord(spec ?? '')}`,
     ci: 'npx h2h',
-    local: installed ? 'npx h2h' : `npx --package ${shellWord(spec)} h2h`,
-    ...(install ? {} : { spec }),
-    registryDefault: !install && given === undefined,
+    // `npx h2h` only where npx finds this package's bin; else the same tarball or spec as the job, else this very CLI.
+    local: installed ? 'npx h2h' : spec ? `npx --package ${shellWord(spec)} h2h` : `node ${shellWord(THIS_CLI)}`,
+    ...(install || spec === undefined ? {} : { spec }),
+    ...(vendored ? { vendored } : {}),
+    git: isGitSpec(
+      (install ? (pkg.devDependencies?.['h2h-contract'] ?? pkg.dependencies?.['h2h-contract']) : spec) ?? '',
+    ),
   };
+}
+
+/**
+ * Packs the toolkit that runs h2h init (`npm pack`, its scripts not run: dist/ is built) into the project's
+ * folder, for the job to install; never over a file that exists (that one is kept, and the job installs it).
+ */
+function packToolkit(dir: string, path: string): Outcome {
+  const what = 'this toolkit, packed for the CI job to install: commit it with the job';
+  const full = join(dir, path);
+  if (existsSync(full)) return { path, what, status: 'exists' };
+  const failed = (why: string): Outcome => ({
+    path,
+    what,
+    status: 'failed',
+    reason: `${why}; make it with \`npm pack\` in a checkout of h2h-contract and copy it there, or give --package SPEC (a tarball or a git URL)`,
+  });
+  const tmp = mkdtempSync(join(tmpdir(), 'h2h-init-pack-'));
+  try {
+    // npm itself: the one that started this process (npx, npm exec), else the npm beside this node, else on PATH.
+    const npmCli = process.env.npm_execpath;
+    const beside = join(dirname(process.execPath), process.platform === 'win32' ? 'npm.cmd' : 'npm');
+    const [cmd, pre] =
+      npmCli && /npm-cli\.js$/.test(npmCli)
+        ? [process.execPath, [npmCli]]
+        : [existsSync(beside) ? beside : 'npm', [] as string[]];
+    const packed = spawnSync(
+      cmd,
+      [...pre, 'pack', '--ignore-scripts', '--offline', '--silent', '--pack-destination', tmp],
+      { cwd: packageRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
+    );
+    const name = packed.stdout?.trim().split('\n').at(-1) ?? '';
+    if (packed.status !== 0 || !name || !existsSync(join(tmp, name)))
+      return failed(
+        `npm pack failed (${packed.error?.message ?? `exit ${packed.status}`}${packed.stderr ? `: ${packed.stderr.trim().split('\n')[0]}` : ''})`,
+      );
+    mkdirSync(dirname(full), { recursive: true });
+    copyFileSync(join(tmp, name), full, constants.COPYFILE_EXCL);
+    return { path, what, status: 'wrote' };
+  } catch (err) {
+    return failed((err as Error).message.split('\n')[0] ?? String(err));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 const GATE_RUN = `contract --config ${INIT_FILES.gate}`;
@@ -328,7 +403,7 @@ ${setup.join('\n')}
 /** The GitLab job alone (what to add to a .gitlab-ci.yml that exists). */
 function gitlabJob(runner: Runner): string {
   return `h2h-contract:
-  image: ${runner.spec && isGitSpec(runner.spec) ? 'node:24' : 'node:24-slim'}
+  image: ${runner.git ? 'node:24' : 'node:24-slim'}
   stage: test
   timeout: 30m
   script:
@@ -358,7 +433,7 @@ ${gitlabJob(runner)}`;
 /** What became of one file. */
 type Outcome =
   | { path: string; what: string; status: 'wrote' }
-  | { path: string; what: string; status: 'exists'; same: boolean }
+  | { path: string; what: string; status: 'exists'; same?: boolean }
   | { path: string; what: string; status: 'failed'; reason: string };
 
 /** Writes a file that is not there; never replaces one (O_EXCL: not even one made in between, nor a symlink). */
@@ -427,11 +502,12 @@ repository's secrets, ${SUMMARY_MD} appended to the job summary, ${JUNIT} as a t
 an artifact, also when the gate fails. --ci gitlab adds ${INIT_FILES.gitlab}: node:24-slim, ${JUNIT} as the
 JUnit report, ${REPORTS}/ kept \`when: always\`. The job runs the project's own h2h after \`npm ci\` when its
 package.json names h2h-contract beside a package-lock.json (npm install took it from a tarball, a git URL or
-the registry); else it installs h2h-contract first, from --package SPEC (a tarball in the
-repository, a git URL), by default this version of the published package.
+the registry); else it installs h2h-contract first, from --package SPEC (a tarball in the repository, a git
+URL), by default from vendor/h2h-contract-VERSION.tgz: h2h init packs the toolkit it runs from into that file
+(npm pack; never over a file that exists), to commit with the job. The npm registry has no h2h-contract yet.
 
---package SPEC: where the CI job installs h2h-contract from when package.json does not name it; for a git URL the
-GitLab job takes the node:24 image (it has git).
+--package SPEC: where the CI job installs h2h-contract from when package.json does not name it (then nothing is
+packed). For a git URL (given, or the one package.json names) the GitLab job takes the node:24 image (it has git).
 
 It never overwrites a file: one that exists is left as it is and named (saying whether it is what h2h init
 writes), and the others are still written, so that running it again, or again with --ci, adds only what is
@@ -441,11 +517,12 @@ missing. Then it lists the commands to run next. Node 24 LTS is the target; Node
     const v = version();
     const baseUrl = get.str(settings, 'base-url');
     const ci = get.str(settings, 'ci') as 'github' | 'gitlab' | undefined;
-    const runner = runnerFor(dir, v, get.str(settings, 'package'));
+    const runner = runnerFor(dir, v, get.str(settings, 'package'), ci !== undefined);
     const outcomes: Outcome[] = [
       writeNew(dir, INIT_FILES.gate, "the gate's settings", gateConfig(v, baseUrl)),
       writeNew(dir, INIT_FILES.probe, "the probe's settings", probeConfig(v, baseUrl)),
     ];
+    if (runner.vendored) outcomes.push(packToolkit(dir, runner.vendored));
     if (ci === 'github')
       outcomes.push(writeNew(dir, INIT_FILES.github, 'the GitHub Actions job', githubWorkflow(v, runner)));
     if (ci === 'gitlab') outcomes.push(writeNew(dir, INIT_FILES.gitlab, 'the GitLab CI job', gitlabCi(v, runner)));
@@ -464,7 +541,7 @@ function report(outcomes: Outcome[], io: Io, ci: string | undefined, runner: Run
     if (o.status === 'wrote') io.out(`h2h init: wrote ${o.path} (${o.what})`);
     else if (o.status === 'exists') {
       io.out(
-        `h2h init: left ${o.path} as it is: it exists, ${o.same ? 'the same as h2h init writes' : 'and differs from what h2h init writes (yours is kept)'}`,
+        `h2h init: left ${o.path} as it is: it exists, ${o.same === undefined ? 'and the job installs it' : o.same ? 'the same as h2h init writes' : 'and differs from what h2h init writes (yours is kept)'}`,
       );
       // A project's .gitlab-ci.yml holds its other jobs: the gate's job, to add to it.
       if (ci === 'gitlab' && o.path === INIT_FILES.gitlab && !o.same) {
@@ -503,19 +580,20 @@ function nextSteps(
     `  ${h2h} probe --once --config ${INIT_FILES.probe}`,
     '      one round of the probe; without --once it stays up and serves /metrics',
   );
-  if (opts.ci && opts.runner.registryDefault)
+  const vendored = opts.runner.vendored;
+  if (vendored)
     lines.push(
-      `  the CI job installs ${opts.runner.spec} from the npm registry: until it is published there, add h2h-contract to`,
-      '      package.json (npm install --save-dev TARBALL-OR-GIT-URL: the job then runs npm ci), or write the job with',
-      '      --package TARBALL-OR-GIT-URL (a tarball committed in the repository, or git+https://...)',
+      `  the CI job installs h2h-contract from ${vendored} (the npm registry has none yet): commit it with the job`,
+      '      (another version: npm pack it in a checkout of h2h-contract, put it in vendor/ and name it in the job)',
     );
+  const commit = [INIT_FILES.gate, ...(vendored ? [vendored] : [])].join(', ');
   if (opts.ci === 'github')
     lines.push(
-      `  add the repository secrets H2H_BASE_URL and ${KEY_ENV}, then commit ${INIT_FILES.gate} and ${INIT_FILES.github}`,
+      `  add the repository secrets H2H_BASE_URL and ${KEY_ENV}, then commit ${commit} and ${INIT_FILES.github}`,
     );
   if (opts.ci === 'gitlab')
     lines.push(
-      `  add the CI/CD variables H2H_BASE_URL and ${KEY_ENV} (masked), then commit ${INIT_FILES.gate} and ${INIT_FILES.gitlab}`,
+      `  add the CI/CD variables H2H_BASE_URL and ${KEY_ENV} (masked), then commit ${commit} and ${INIT_FILES.gitlab}`,
     );
   io.out(lines.join('\n'));
 }

@@ -8,7 +8,10 @@ import type { TargetData } from './target.js';
 /**
  * Every environment variable that carries state between the gate's processes, in one place:
  * - `H2H_CONTRACT_CONFIG`: the resolved config (never the key), from `h2h contract` to Playwright;
- * - `H2H_API_KEY`: the key, the only way it travels;
+ * - `H2H_API_KEY`: the key, the only way it travels, in the environment and never in a file: set by `h2h contract`
+ *   for Playwright, and by the global setup for every process Playwright starts after it (handKeyToWorkers), so that
+ *   however the key was given (a flag, H2H_API_KEY, H2H_API_KEY_FILE, a config file's api_key_file or api_key_env),
+ *   every worker sends the key the global setup resolved and checked;
  * - `H2H_RUN_FILE`: the run file (below), from the global setup to the test files, workers and reporter;
  * - `H2H_DISCOVERY_FILE`: what `h2h contract` learned of a target before starting Playwright (preflight and
  *   discovery), so that the global setup does not ask again;
@@ -111,6 +114,29 @@ export function readRunFile(env: NodeJS.ProcessEnv = process.env): RunFile | und
   const path = env[HANDOVER_ENV.runFile];
   if (!path) return undefined;
   return JSON.parse(readFileSync(path, 'utf8')) as RunFile;
+}
+
+/**
+ * Hands the key the global setup resolved to every process Playwright starts after it: its workers (a worker
+ * restarted after a failed test included) are forked with the runner's environment as it is then, so a key read
+ * from a file, or from the variable a config file names, reaches them as H2H_API_KEY, never through a file.
+ */
+export function handKeyToWorkers(apiKey: string, env: NodeJS.ProcessEnv = process.env): void {
+  env[HANDOVER_ENV.apiKey] = apiKey;
+}
+
+/**
+ * The key in a process after the global setup (the runner loading the test files, a worker): the one the global
+ * setup handed over. An error when it is missing: an empty key would have every request refused, and the run
+ * would report the target's refusals as its violations.
+ */
+export function handedKey(env: NodeJS.ProcessEnv = process.env): string {
+  const key = env[HANDOVER_ENV.apiKey];
+  if (!key)
+    throw new Error(
+      `no API key in ${HANDOVER_ENV.apiKey} after the global setup: the gate's processes get it from the global setup (suites/global-setup.ts)`,
+    );
+  return key;
 }
 
 /** The environment that carries a resolved config to Playwright: the key only in H2H_API_KEY. */

@@ -565,7 +565,7 @@ export const SETTINGS = [
     arg: 'SPEC',
     type: 'string',
     commands: ['init'],
-    help: 'where the CI job installs h2h-contract from when package.json does not name it: a tarball (a path in the repository, or a URL), a git URL (git+https://...), or a registry name (default h2h-contract@VERSION, this version, once it is published)',
+    help: 'where the CI job installs h2h-contract from when package.json does not name it: a tarball (a path in the repository, or a URL), a git URL (git+https://...), or a registry name (default vendor/h2h-contract-VERSION.tgz: h2h init packs the toolkit it runs from there, to commit with the job)',
   },
   {
     flag: 'base-url',
