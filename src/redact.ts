@@ -70,12 +70,14 @@ function current(): NonNullable<typeof patterns> {
   if (!patterns) {
     const secret = [...names.secret].map(escapeRegExp).join('|') || '(?!)';
     const phone = [...names.phone].map(escapeRegExp).join('|') || '(?!)';
-    const jsonValue = '"(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*';
+    // A value never runs past its line: a text cut inside a string (an evidence line ending in `…`) must not
+    // take the lines after it, up to the next quote, for its value.
+    const jsonValue = '"(?:[^"\\\\\\n]|\\\\.)*"|-?\\d[\\d.eE+-]*';
     patterns = {
       keyInQuery: new RegExp(`((?:^|[?&\\s])(?:${secret})=)[^&#\\s"']*`, 'gi'),
-      keyInJson: new RegExp(`("(?:${secret})"\\s*:\\s*)(?:${jsonValue})`, 'gi'),
+      keyInJson: new RegExp(`("(?:${secret})"[ \\t]*:[ \\t]*)(?:${jsonValue})`, 'gi'),
       phoneInQuery: new RegExp(`((?:^|[?&\\s])(?:${phone})=)([^&#\\s"']*)`, 'gi'),
-      phoneInJson: new RegExp(`("(?:${phone})"\\s*:\\s*)"([^"\\\\]*)"`, 'gi'),
+      phoneInJson: new RegExp(`("(?:${phone})"[ \\t]*:[ \\t]*)"([^"\\\\\\n]*)"`, 'gi'),
     };
   }
   return patterns;
@@ -133,10 +135,38 @@ export function registerPhone(number: string | number | undefined): void {
   }
 }
 
+/** A number as maskPhone shows it: its first four characters, stars, its last three digits. */
+const MASKED_PHONE = /(?<![\w*])(\+62|62|0)([0-9]{1,3})\*+[0-9]{3}(?![\w*])/g;
+
+/**
+ * Every masked phone number of a text (maskPhone's form) replaced by a made-up number of the same form and length,
+ * all zeros after the form's prefix: a file that keeps examples (the provider's reading) shows each number's form,
+ * never a digit of a real one.
+ */
+export function madeUpPhones(text: string): string {
+  return text.replace(MASKED_PHONE, (m, prefix: string) => {
+    const head = prefix === '0' ? '08' : `${prefix}8`;
+    return head + '0'.repeat(Math.max(0, m.length - head.length));
+  });
+}
+
 /** Masks the middle of a phone number: 6281234567890 -> 6281******890. */
 export function maskPhone(number: string): string {
   if (number.length <= 7) return '*'.repeat(number.length);
   return `${number.slice(0, 4)}${'*'.repeat(number.length - 7)}${number.slice(-3)}`;
+}
+
+/** Every registered secret in a text hidden, in one pass, the longest first (a key's near misses hold the key). */
+function hideSecrets(text: string): string {
+  if (!secrets.size) return text;
+  secretPattern ??= new RegExp(
+    [...secrets]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|'),
+    'g',
+  );
+  return text.replace(secretPattern, MASK);
 }
 
 /**
@@ -149,16 +179,7 @@ export function redact(text: string): string {
   // Each pattern only where it can match (a body is redacted thousands of times a run): a URL's `://`, a query's `=`.
   let out = text.includes('://') ? text.replace(USERINFO, `$1${MASK}@`) : text;
   // Every registered secret in one pass, the longest first (a key's near misses hold the key: dozens of them).
-  if (secrets.size) {
-    secretPattern ??= new RegExp(
-      [...secrets]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|'),
-      'g',
-    );
-    out = out.replace(secretPattern, MASK);
-  }
+  out = hideSecrets(out);
   if (out.includes('=')) {
     out = out.replace(p.keyInQuery, `$1${MASK}`);
     out = out.replace(p.phoneInQuery, (_m, name: string, value: string) => `${name}${maskPhone(value)}`);
@@ -197,7 +218,10 @@ export function learnSecrets(value: unknown): void {
   walk(value);
 }
 
-/** A deep copy of a value: secret names hidden (and learned), phone names masked (and learned), every string redacted. */
+/**
+ * A deep copy of a value: secret names hidden (and learned), phone names masked (and learned), every string redacted,
+ * the names of its fields too (a key sent as a parameter's name is still the key).
+ */
 export function redactValue<T>(value: T): T {
   if (REDACTION_DISABLED) return value;
   learnSecrets(value);
@@ -205,13 +229,18 @@ export function redactValue<T>(value: T): T {
   const { secret, phone } = redactionNames();
   const walk = (v: unknown, key?: string): unknown => {
     if (key !== undefined && secret.has(key) && v !== undefined && v !== '') return MASK;
-    if (key !== undefined && phone.has(key) && (typeof v === 'string' || typeof v === 'number'))
-      return maskPhone(String(v));
+    if (key !== undefined && phone.has(key) && (typeof v === 'string' || typeof v === 'number')) {
+      // A key sent under a phone name is a key: hidden whole, never masked as a number that shows 7 of its characters.
+      const text = String(v);
+      const hidden = hideSecrets(text);
+      return hidden === text ? maskPhone(text) : hidden;
+    }
     if (typeof v === 'string') return redact(v);
     // A key of digits sent as a JSON number, under any name.
     if (typeof v === 'number' && secrets.has(String(v))) return MASK;
     if (Array.isArray(v)) return v.map((x) => walk(x));
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), walk(x, k)]));
     return v;
   };
   return walk(value) as T;

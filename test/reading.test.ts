@@ -197,7 +197,15 @@ describe('the provider reading, learned and served back', () => {
     });
     assert.equal(r3.code, 1, r3.stderr.slice(-2000));
     assert.match(r3.stderr, /the provider reading changed since .*--fail-on-change/);
-    // The same reading again: nothing changed, and --fail-on-change passes.
+    // The reading file itself is a baseline too: the changed reading against it fails as against the summary.
+    const readingFile = join(first, 'provider-reading.yaml');
+    const r5 = await runCli([...args, '--baseline', readingFile, '--fail-on-change', 'breaking'], {
+      env: NO_TARGET_ENV,
+      timeoutMs: 120_000,
+    });
+    assert.equal(r5.code, 1, r5.stderr.slice(-2000));
+    assert.match(r5.stdout, /## Since the baseline[\s\S]*refusal-words upper -> lower/);
+    // The same reading again, against the reading file: no change at any grade, so --fail-on-change info passes.
     const r4 = await runCli(
       [
         'contract',
@@ -205,15 +213,20 @@ describe('the provider reading, learned and served back', () => {
         join(tmp, 'baseline-3'),
         ...some,
         '--baseline',
-        baseline,
+        readingFile,
         '--fail-on-change',
-        'breaking',
+        'info',
       ],
       { env: NO_TARGET_ENV, timeoutMs: 120_000 },
     );
-    assert.equal(r4.code, 0, r4.stderr.slice(-2000));
+    assert.equal(r4.code, 0, `${r4.stdout.slice(-2000)}\n${r4.stderr.slice(-2000)}`);
     const bad = await runCli(['contract', ...some, '--baseline', join(tmp, 'nope.json')], { env: NO_TARGET_ENV });
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--baseline .*nope\.json: not a readable contract-summary\.json/);
+    assert.match(bad.stderr, /--baseline .*nope\.json: no such file/);
+    const neither = join(tmp, 'neither.json');
+    writeFileSync(neither, '[1, 2]');
+    const odd = await runCli(['contract', ...some, '--baseline', neither], { env: NO_TARGET_ENV });
+    assert.equal(odd.code, 2);
+    assert.match(odd.stderr, /neither a contract-summary\.json .* nor a provider-reading\.yaml/);
   });
 });

@@ -80,6 +80,21 @@ describe('redaction', () => {
     assert.equal(redact('m 087700022288 +6287700022288'), 'm 0877*****288 +6287******288');
   });
 
+  it('a value cut inside its string never takes the lines after it (a reading file, one entry a line)', () => {
+    // An evidence line cut at 600 characters inside a number's string, then the next entries of the file.
+    const text = [
+      '    answer: HTTP 200 {"data":[{"member_number":"0878****…',
+      '  refusal-http:',
+      '    request: GET /api/saldo-user?api_key=x',
+      '    answer: HTTP 401 {"ok":false,"status":"invalid_key","api_key":"k-123456"}',
+    ].join('\n');
+    const out = redact(text).split('\n');
+    assert.equal(out.length, 4, 'no line taken');
+    assert.equal(out[1], '  refusal-http:');
+    assert.equal(out[2], '    request: GET /api/saldo-user?api_key=***');
+    assert.equal(out[3], '    answer: HTTP 401 {"ok":false,"status":"invalid_key","api_key":"***"}');
+  });
+
   it('a new alias of api_key in a copy of openapi.yaml is hidden without a change of code', () => {
     const text = readFileSync(DEFAULT_DOCUMENT_PATH, 'utf8').replace(
       /( {2}ApiKey:\n(?:.*\n)*? {6}x-aliases: )\[key\]/,

@@ -1,20 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { KNOB_NAMES } from '../openapi/open-points.js';
+import { READING_FILE_SCHEMA, type ReadingFile, type Vocabulary } from '../openapi/reading-file.js';
 import type { Drift } from '../openapi/types.js';
-import { UsageError } from '../shared/config-file.js';
+import { readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 import { changeLine, compareReadings } from './reading-changes.js';
 import type { BaselineChanges, ContractSummary } from './summary-schema.js';
 
-/** A baseline: an earlier contract-summary.json. A file that is not one is a usage error (exit 2). */
+/**
+ * A baseline: an earlier contract-summary.json, or a provider-reading.yaml (the reading alone: its knobs and
+ * vocabulary are compared, clauses and drift are not). A file that is neither is a usage error (exit 2).
+ */
 export function readBaseline(file: string): ContractSummary {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`--baseline ${file}: not a readable contract-summary.json (${(err as Error).message})`);
-  }
-  const s = raw as Partial<ContractSummary>;
+  // YAML holds JSON: one read, then the file's shape says which it is.
+  const raw = readYamlFile(file, '--baseline');
+  const s = raw as Partial<ContractSummary> | null;
+  if (s && typeof s === 'object' && !Array.isArray(s) && !('clauses' in s) && !('drift' in s))
+    return readingBaseline(file, raw);
   if (!s || typeof s !== 'object' || !Array.isArray(s.clauses) || !Array.isArray(s.drift))
-    throw new UsageError(`--baseline ${file}: not a contract-summary.json (no clauses and drift)`);
+    throw new UsageError(
+      `--baseline ${file}: neither a contract-summary.json (no clauses and drift) nor a provider-reading.yaml`,
+    );
   return {
     ...s,
     reading: Array.isArray(s.reading) ? s.reading : [],
@@ -22,6 +26,25 @@ export function readBaseline(file: string): ContractSummary {
   } as ContractSummary;
 }
 
+/** A reading file (its schema checked) as a baseline that holds a reading and nothing else. */
+function readingBaseline(file: string, raw: unknown): ContractSummary {
+  const reading = validateConfig<ReadingFile>(READING_FILE_SCHEMA, raw, `--baseline ${file} (a reading file)`);
+  const { version: _v, profile: _p, evidence: _e, ...rest } = reading;
+  const knobs = new Set<string>(KNOB_NAMES);
+  const vocabulary = Object.fromEntries(Object.entries(rest).filter(([k]) => !knobs.has(k))) as Vocabulary;
+  return {
+    readingOnly: true,
+    clauses: [],
+    drift: [],
+    reading: KNOB_NAMES.filter((k) => reading[k] !== undefined).map((knob) => ({
+      knob,
+      described: '',
+      value: String(reading[knob]),
+      seen: {},
+    })),
+    vocabulary,
+  } as unknown as ContractSummary;
+}
 const driftKey = (d: Drift): string =>
   `${d.endpoint}: ${d.kind === 'http' ? 'HTTP status' : d.kind} \`${d.path}\`${d.value ? ` = ${d.value}` : ''}`;
 
@@ -35,8 +58,11 @@ export function compareToBaseline(file: string, before: ContractSummary, now: Co
     if (c.status === 'violated' && was !== 'violated') newlyViolated.push(`${c.id} (was ${was ?? 'absent'})`);
     if (c.status === 'held' && was === 'violated') newlyHolding.push(c.id);
   }
+  // A reading file holds no clauses and no drift: only the reading is compared.
+  const readingOnly = (before as { readingOnly?: boolean }).readingOnly === true;
+  if (readingOnly) newlyViolated.length = 0;
   const a = new Set(before.drift.map(driftKey));
-  const b = new Set(now.drift.map(driftKey));
+  const b = new Set(readingOnly ? [] : now.drift.map(driftKey));
   return {
     file,
     newlyViolated,

@@ -85,16 +85,36 @@ function wordCounts(list: readonly Counted<[unknown, number, string, ...unknown[
   return out;
 }
 
-/** The word and code seen most often. */
-function majorityWord(list: readonly Counted<[unknown, number, string, ...unknown[]]>[]): string {
-  return [...wordCounts(list)].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+/**
+ * The word and code seen most often; among those not `foreign` when any is not (a word the provider also gave
+ * requests without this fault is another rule's: its own rule for trx_ids, say, met by a request the gate thought
+ * wrong only in its product).
+ */
+function majorityWord(
+  list: readonly Counted<[unknown, number, string, ...unknown[]]>[],
+  foreign: ReadonlySet<string> = new Set(),
+): string {
+  const ranked = [...wordCounts(list)].sort((a, b) => b[1] - a[1]);
+  return (ranked.find(([w]) => !foreign.has(w)) ?? ranked[0])?.[0] ?? '';
+}
+
+/**
+ * The words the provider gave (on an endpoint) to requests with no fault the gate knows: its own rules' words
+ * (an ID of a shape it refuses, a balance run out), never a kind's that such a request did not have.
+ */
+function foreignWords(refused: readonly Counted<Refused>[], endpoint?: string): Set<string> {
+  return new Set(
+    refused
+      .filter((r) => (endpoint === undefined || r.value[5] === endpoint) && r.value[0].length === 0)
+      .map((r) => wordOf(r.value[1], r.value[2])),
+  );
 }
 
 /** The order the provider checks faults in, from refusals of requests with several: a topological order. */
 function precedenceFrom(
   multi: readonly { faults: RefusalKind[]; word: string; count: number; endpoint: string }[],
   wordOfKind: (kind: RefusalKind, endpoint: string) => string | undefined,
-): RefusalKind[] | undefined {
+): { order: RefusalKind[]; seen: string[] } | undefined {
   const before = new Map<string, number>();
   for (const m of multi) {
     const matching = m.faults.filter((k) => wordOfKind(k, m.endpoint) === m.word);
@@ -113,6 +133,7 @@ function precedenceFrom(
       return n >= (before.get(`${b}>${a}`) ?? 0);
     })
     .map(([k]) => k.split('>') as [RefusalKind, RefusalKind]);
+  const seen = edges.map(([a, b]) => `${a}>${b}`).sort();
   const kinds = [...new Set(edges.flat())];
   const out: RefusalKind[] = [];
   const left = new Set(kinds);
@@ -126,7 +147,7 @@ function precedenceFrom(
     out.push(next);
     left.delete(next);
   }
-  return out;
+  return { order: out, seen };
 }
 
 const WHY_NOT: Partial<Record<RefusalKind, string>> = {
@@ -181,7 +202,8 @@ function refusalsByKind(
     if (faults.length === 1 && only && isRefusalKind(only) && !empty) addRefusal(byKind, only, r);
   }
   // A refusal of several faults whose word is none of the known kinds' is the one fault whose word is unknown.
-  const knownWords = new Set([...byKind.values()].map(majorityWord));
+  const foreign = foreignWords(refused);
+  const knownWords = new Set([...byKind.values()].map((l) => majorityWord(l, foreign)));
   for (const r of refused) {
     const kinds = r.value[0].filter(isRefusalKind);
     const unknown = kinds.filter((k) => !byKind.has(kindAt(k, r.value[5])));
@@ -227,9 +249,12 @@ function addParameterWords(
   }
 }
 
-/** One kind's refusal as learned from its refusals: the word seen most, its fields, and the other words seen. */
-function refusalEntry(list: readonly Counted<Refused>[]): LearnedRefusal {
-  const word = majorityWord(list);
+/**
+ * One kind's refusal as learned from its refusals: the word seen most (passing over `foreign` words), its fields,
+ * and the other words seen.
+ */
+function refusalEntry(list: readonly Counted<Refused>[], foreign: ReadonlySet<string> = new Set()): LearnedRefusal {
+  const word = majorityWord(list, foreign);
   const mine = list.filter((r) => wordOf(r.value[1], r.value[2]) === word);
   const first = mine[0] as Counted<Refused>;
   const detail = first.fact.detail as { message?: string } | undefined;
@@ -252,8 +277,12 @@ function refusalEntry(list: readonly Counted<Refused>[]): LearnedRefusal {
 }
 
 /** Whether an endpoint's refusals give the kind's word, code and fields (else it is written beside the kind). */
-function sameWordAsKind(entry: LearnedRefusal, list: readonly Counted<Refused>[]): boolean {
-  const e = refusalEntry(list);
+function sameWordAsKind(
+  entry: LearnedRefusal,
+  list: readonly Counted<Refused>[],
+  foreign: ReadonlySet<string>,
+): boolean {
+  const e = refusalEntry(list, foreign);
   return (
     e.http === entry.http &&
     e.status === entry.status &&
@@ -296,7 +325,7 @@ function learnRefusals(
       notLearned[`refusals.${kind}`] = WHY_NOT[kind] ?? 'no request had this fault alone';
       continue;
     }
-    const entry = refusalEntry(all);
+    const entry = refusalEntry(all, foreignWords(refused));
     // An endpoint whose own word or fields for the kind are others is written beside it; one the kind was seen
     // on only with an empty value (its word the kind's) too.
     for (const e of ENDPOINTS) {
@@ -304,11 +333,14 @@ function learnRefusals(
       const emptyOnes = emptyValueRefusals(refused, kind, e, entry);
       if (emptyOnes.length) lists.push([e, emptyOnes]);
     }
-    const endpoints = lists.filter(([, l]) => !sameWordAsKind(entry, l));
+    const foreignOn = (e: Endpoint): Set<string> => foreignWords(refused, e);
+    const endpoints = lists.filter(([e, l]) => !sameWordAsKind(entry, l, foreignOn(e)));
     refusals[kind] = {
       ...entry,
       ...(lists.every(([e]) => inferred.has(kindAt(kind, e))) ? { inferred: true } : {}),
-      ...(endpoints.length ? { endpoints: Object.fromEntries(endpoints.map(([e, l]) => [e, refusalEntry(l)])) } : {}),
+      ...(endpoints.length
+        ? { endpoints: Object.fromEntries(endpoints.map(([e, l]) => [e, refusalEntry(l, foreignOn(e))])) }
+        : {}),
     };
   }
   return refusals;
@@ -325,7 +357,10 @@ function wordOfKindIn(refusals: NonNullable<Vocabulary['refusals']>): WordOfKind
 }
 
 /** The order the provider checks faults in, from the refusals of requests with several. */
-function learnPrecedence(refused: readonly Counted<Refused>[], wordOfKind: WordOfKind): RefusalKind[] | undefined {
+function learnPrecedence(
+  refused: readonly Counted<Refused>[],
+  wordOfKind: WordOfKind,
+): { order: RefusalKind[]; seen: string[] } | undefined {
   return precedenceFrom(
     refused
       .filter((r) => r.value[0].length > 1)
@@ -551,7 +586,8 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
   const inferred = new Set<string>();
   const refusals = learnRefusals(refusalsByKind(refused, valueFacts, inferred), refused, notLearned, inferred);
   const wordOfKind = wordOfKindIn(refusals);
-  const precedence = learnPrecedence(refused, wordOfKind);
+  const learned = learnPrecedence(refused, wordOfKind);
+  const precedence = learned?.order;
   const values = learnValues(valueFacts, wordOfKind, precedence);
   const successes = learnSuccesses(facts, notLearned);
   markEchoes(facts, successes);
@@ -565,7 +601,7 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     ...(Object.keys(successes).length ? { successes } : {}),
     ...(Object.keys(forms).length ? { forms } : {}),
     ...(Object.keys(products).length ? { products } : {}),
-    ...(precedence ? { precedence } : {}),
+    ...(learned ? { precedence: learned.order, 'precedence-seen': learned.seen } : {}),
     ...(day ? { day } : {}),
     ...(Object.keys(names).length ? { names } : {}),
     ...(Object.keys(values).length ? { values } : {}),

@@ -24,6 +24,8 @@ export type Observation =
       method: Method;
       subject: string;
       value: string;
+      /** The answer that shows it (the reading's `conflict` carries it as its evidence). */
+      evidence?: ShownExchange;
     }
   | ReadingFact;
 

@@ -240,10 +240,14 @@ function nameAndPrecedenceChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSi
       if (!oneSide(`names.${e}.${subject}`, a, b) && a !== b)
         changes.push({ grade: 'breaking', point: `names.${e}.${subject}`, change: `${a} -> ${b}` });
     }
-  const both = (va.precedence ?? []).filter((k) => (vb.precedence ?? []).includes(k));
-  const inB = (vb.precedence ?? []).filter((k) => both.includes(k));
-  if (both.join() !== inB.join())
-    changes.push({ grade: 'warning', point: 'precedence', change: `${both.join(' > ')} -> ${inB.join(' > ')}` });
+  // Only an order seen both ways is a change: a pair one run saw and the other did not is not seen this time,
+  // and the rest of `precedence` is the tie-break of kinds never seen together.
+  const seenB = new Set(vb['precedence-seen'] ?? []);
+  for (const pair of va['precedence-seen'] ?? []) {
+    const [first, second] = pair.split('>');
+    if (seenB.has(`${second}>${first}`))
+      changes.push({ grade: 'warning', point: 'precedence', change: `${first} > ${second} -> ${second} > ${first}` });
+  }
   return changes;
 }
 

@@ -4,7 +4,7 @@ import { KNOB_NAMES, KNOBS, type Knob } from '../openapi/open-points.js';
 import { readingFacts } from '../openapi/reading-facts.js';
 import { READING_FILE_VERSION, type Vocabulary } from '../openapi/reading-file.js';
 import type { Exchange } from '../openapi/types.js';
-import { redactValue } from '../redact.js';
+import { madeUpPhones, redactValue } from '../redact.js';
 import { evidenceOf } from './learn-vocabulary.js';
 import type { ReadingFact, ShownExchange } from './scenario-result.js';
 import type { LearnedPoint } from './summary-schema.js';
@@ -221,11 +221,25 @@ export function learnReading(facts: readonly ReadingFact[], run: { allowWrites: 
     const { value, note, evidenceKey = `${knob}=${value}` } = readKnob(knob, of, run);
     if (value !== undefined) point.value = value;
     if (note) point.note = note;
-    const e = evidence.get(evidenceKey);
+    // A value rests on an answer that shows it: the value's own fact, else any fact it was read from.
+    const e =
+      evidence.get(evidenceKey) ??
+      [...evidence].find(([key]) => (EVIDENCE_OF[knob] ?? [knob]).includes(key.slice(0, key.indexOf('='))))?.[1];
     if (e) point.evidence = e;
+    else if (point.value !== undefined) {
+      // A value no answer shows is not learned (docs/gate.md, the reading file).
+      point.note = `not learned: no answer of the run shows it (read ${point.value})`;
+      delete point.value;
+    }
     return point;
   });
 }
+
+/** The facts a knob's value is read from, whose answers are its evidence (the knob's own facts by default). */
+const EVIDENCE_OF: Partial<Record<Knob, string[]>> = {
+  balance: ['balance-runs-out', 'saldo-value', 'history-at-start'],
+  'rate-limit': ['rate-limited'],
+};
 
 const NOT_SEEN: Partial<Record<Knob, string>> = {
   'refusal-http': 'no refusal came',
@@ -270,7 +284,9 @@ export function readingYaml(
     points.filter((p) => p.value !== undefined && p.evidence).map((p) => [p.knob, evidenceOf(p.evidence)]),
   );
   const rest = { ...(Object.keys(evidence).length ? { evidence } : {}), ...vocabulary };
-  return `${lines.join('\n')}\n${Object.keys(rest).length ? stringify(rest, { lineWidth: 0 }) : ''}`;
+  // Each entry is one line (lineWidth 0), so a redaction of the file never runs from one entry into the next; a
+  // number the run masked is written as a made-up number of its form.
+  return madeUpPhones(`${lines.join('\n')}\n${Object.keys(rest).length ? stringify(rest, { lineWidth: 0 }) : ''}`);
 }
 
 /** What the knob is about, for a table. */

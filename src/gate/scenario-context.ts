@@ -182,12 +182,13 @@ class ScenarioTraffic {
 
   /** An invite a conformant API carries out was refused: is the balance the reason? Then nothing can be judged. */
   private async explainRefusal(method: Method): Promise<void> {
-    const after = saldoOf(await this.send('saldo-user', method, { api_key: this.deps.target.apiKey }));
+    const read = await this.send('saldo-user', method, { api_key: this.deps.target.apiKey });
+    const after = saldoOf(read);
     if (after === undefined) return;
     const price = this.ledger.price;
     const carried = this.ledger.carriedOut.length;
     if (price !== undefined && after < price) {
-      this.readingFact('balance-runs-out', String(price));
+      this.readingFact('balance-runs-out', String(price), read);
       throw new PreconditionFailed(
         `the balance ran out after ${carried} invite(s) of this run (${after} left, one costs ${price}): top it up or lower --max-invites`,
       );

@@ -154,7 +154,13 @@ class RunTally {
     }
     // Which name won is the reading's `conflict` too (the key's pair included).
     const word = { refused: 'refuse', canonical: 'canonical', alias: 'alias' }[o.value];
-    if (word) this.facts.push({ point: 'reading', knob: 'conflict', value: word });
+    if (word)
+      this.facts.push({
+        point: 'reading',
+        knob: 'conflict',
+        value: word,
+        ...(o.evidence ? { evidence: o.evidence } : {}),
+      });
     const key = `${o.endpoint} ${o.subject}`;
     const seen = this.conflicts.get(key) ?? { endpoint: o.endpoint, subject: o.subject, byMethod: {} };
     const before = seen.byMethod[o.method];

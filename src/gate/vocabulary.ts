@@ -1,6 +1,6 @@
 import { bodyOf, records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
-import { malformedKind, type RefusalKind } from '../openapi/reading-file.js';
+import { problemKind, type RefusalKind } from '../openapi/reading-file.js';
 import { fieldTypes, phoneForm, sentValue, valueShape } from '../openapi/shape.js';
 import type { Exchange } from '../openapi/types.js';
 import type { ReadingFact } from './scenario-result.js';
@@ -36,13 +36,8 @@ export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): R
   const p = folded.params;
   const out = new Set<RefusalKind>();
   for (const q of folded.problems) {
-    if (q.code === 'conflict') out.add('conflict');
-    else if (q.param === 'api_key') out.add('missing-key');
-    else if (q.code === 'missing') out.add('missing-parameter');
-    else {
-      const kind = malformedKind(q.param);
-      if (kind) out.add(kind);
-    }
+    const kind = problemKind(q, sentValue(folded.sentAs, ex.params, q.param));
+    if (kind) out.add(kind);
   }
   const bad = (param: string): boolean => folded.problems.some((q) => q.param === param);
   if (!bad('api_key') && typeof p.api_key === 'string' && p.api_key !== ctx.apiKey) out.add('wrong-key');

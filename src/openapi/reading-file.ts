@@ -46,6 +46,22 @@ export function isRefusalKind(s: string): s is RefusalKind {
   return (REFUSAL_KINDS as readonly string[]).includes(s);
 }
 
+/**
+ * The kind of refusal one problem of a request is (fold.ts), the one rule the gate learns by and the mock serves
+ * by: two names at odds a `conflict`; no key (or an empty one) a `missing-key`, a key of another JSON type a
+ * `wrong-key` (it was sent: a provider reads it as a key that is not the caller's); another parameter missing, or
+ * malformed.
+ */
+export function problemKind(
+  q: { param: string; code: 'missing' | 'invalid' | 'conflict' },
+  value: unknown,
+): RefusalKind | undefined {
+  if (q.code === 'conflict') return 'conflict';
+  if (q.param === 'api_key') return q.code === 'missing' || value === '' ? 'missing-key' : 'wrong-key';
+  if (q.code === 'missing') return 'missing-parameter';
+  return malformedKind(q.param);
+}
+
 /** The refusal kind of a malformed parameter (canonical name): `msisdn` -> `malformed-msisdn`. */
 export function malformedKind(param: string): RefusalKind | undefined {
   const kind = `malformed-${param === 'product_code' ? 'product' : param.replace(/_/g, '-')}`;
@@ -227,6 +243,11 @@ export const READING_FILE_SCHEMA = {
     },
     /** Which refusal a request with several faults gets: kinds in the order the provider checks them. */
     precedence: { type: 'array', items: { type: 'string', enum: [...REFUSAL_KINDS] } },
+    /**
+     * The pairs of that order seen directly, `first>second`: a request with both faults got the first's refusal.
+     * Two runs are compared by these alone (the rest of `precedence` is a tie-break, not something seen).
+     */
+    'precedence-seen': { type: 'array', items: { type: 'string', pattern: '^[a-z-]+>[a-z-]+$' } },
     /**
      * Which name wins when two names of one parameter carry different values, by endpoint and parameter:
      * refuse, canonical or alias.

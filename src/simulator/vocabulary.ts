@@ -4,7 +4,7 @@ import { to08, to62 } from '../openapi/numbers.js';
 import {
   type EndpointRefusal,
   type LearnedFields,
-  malformedKind,
+  problemKind,
   REFUSAL_KINDS,
   type RefusalKind,
   type Vocabulary,
@@ -238,15 +238,16 @@ export class ServedVocabulary {
     const faults = new Set<RefusalKind>();
     const role = (name: string): string => op.params.find((x) => x.name === name)?.role ?? '';
     for (const q of folded.problems) {
-      if (q.code === 'conflict') faults.add('conflict');
-      else if (q.param === 'api_key') faults.add('missing-key');
-      else if (q.code === 'missing') faults.add('missing-parameter');
-      else {
-        const rule = this.rule(endpoint, q.param, role(q.param), sentValue(folded.sentAs, params, q.param));
-        if (rule === 'accepted') continue;
-        const kind = rule ?? malformedKind(q.param);
+      const sent = sentValue(folded.sentAs, params, q.param);
+      const kind = problemKind(q, sent);
+      if (q.code !== 'invalid' || q.param === 'api_key') {
         if (kind) faults.add(kind);
+        continue;
       }
+      const rule = this.rule(endpoint, q.param, role(q.param), sent);
+      if (rule === 'accepted') continue;
+      const learned = rule ?? kind;
+      if (learned) faults.add(learned);
     }
     const bad = (param: string): boolean => folded.problems.some((q) => q.param === param);
     for (const name of Object.keys(p)) {
@@ -260,7 +261,15 @@ export class ServedVocabulary {
     const account = bad('api_key') ? undefined : world.accountOf(String(p.api_key));
     if (!bad('api_key') && account === undefined) faults.add('wrong-key');
     if (endpoint === 'invite-member' && account !== undefined) {
-      if (!bad('trx_id') && p.trx_id !== undefined && world.used(account, String(p.trx_id))) faults.add('used-trx-id');
+      // Under `repeat: replay` the simulator's rules decide a used trx_id: the same invite again gets its first
+      // answer, another one the refusal (in the provider's word): the more specific fact wins over the kind's.
+      if (
+        this.reading.repeat !== 'replay' &&
+        !bad('trx_id') &&
+        p.trx_id !== undefined &&
+        world.used(account, String(p.trx_id))
+      )
+        faults.add('used-trx-id');
       const product =
         bad('product_code') || p.product_code === undefined ? undefined : world.product(String(p.product_code));
       if (!bad('product_code') && p.product_code !== undefined && !product) faults.add('unknown-product');

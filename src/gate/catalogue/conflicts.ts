@@ -5,6 +5,7 @@ import { forms } from '../../openapi/numbers.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { baseParams, compareLimit, READ_ONLY_PRODUCT, testNumber, WRONG_KEY } from '../sampling.js';
 import { type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
+import { showExchange } from '../scenario-result.js';
 import type { HistoryRecord } from '../target.js';
 import { AREA_OF, ordinaryIntent, sendAs } from './common.js';
 
@@ -203,7 +204,7 @@ function conflictScenario(api: ApiModel, endpoint: Endpoint, param: string, alia
             : y.value === 'refused'
               ? x.value
               : 'either (the name with the real key wins)';
-        ctx.observe({ point: 'conflict', endpoint, method, subject, value });
+        ctx.observe({ point: 'conflict', endpoint, method, subject, value, evidence: showExchange(keyFirst) });
         return [...x.judgements, ...y.judgements];
       }
       const values = twoValues(ctx, endpoint, param);
@@ -212,7 +213,7 @@ function conflictScenario(api: ApiModel, endpoint: Endpoint, param: string, alia
       const b1 = base();
       const ex = await sendAs(ctx, endpoint, method, sent(b1, a, b), intent);
       const { value, judgements } = decide(api, ctx, ex, one(b1, a), one(b1, b));
-      ctx.observe({ point: 'conflict', endpoint, method, subject, value });
+      ctx.observe({ point: 'conflict', endpoint, method, subject, value, evidence: showExchange(ex) });
       return judgements;
     },
   };

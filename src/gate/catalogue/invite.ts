@@ -20,6 +20,7 @@ import {
   steadySaldo,
   without,
 } from '../scenario.js';
+import { showExchange } from '../scenario-result.js';
 import { unusualTrxIds } from '../trx-ids.js';
 import { authScenarios } from './auth.js';
 import { envelopeScenarios } from './envelope.js';
@@ -285,7 +286,13 @@ function unusualIdScenario(method: Method): Scenario {
         );
       const done = answers.filter((ex) => body(ex).ok === true);
       // The provider's rule for IDs, as far as these show it (the reading's `trx-id`).
-      ctx.observe({ point: 'reading', knob: 'trx-id', value: done.length === answers.length ? 'any' : 'alnum20' });
+      const shows = answers.find((ex) => body(ex).ok !== true) ?? answers[0];
+      ctx.observe({
+        point: 'reading',
+        knob: 'trx-id',
+        value: done.length === answers.length ? 'any' : 'alnum20',
+        ...(shows ? { evidence: showExchange(shows) } : {}),
+      });
       if (done.length === 0)
         throw new NotJudged(
           `the provider refused every transaction ID of unusual shape (${ids.map((i) => i.label).join(', ')}): its rule for IDs is its own`,
@@ -365,7 +372,8 @@ function seenScenario(method: Method): Scenario {
         },
         { firstPauseMs: 20, growth: 1.2 },
       );
-      if (found !== undefined) ctx.observe({ point: 'reading', knob: 'lag', value: `${missed}..${found}` });
+      if (found !== undefined)
+        ctx.observe({ point: 'reading', knob: 'lag', value: `${missed}..${found}`, evidence: showExchange(lookup) });
       const hist = await ctx.settle(() => history(ctx, method, trx), carries(trx));
       return [judge('INV-6', { invite, lookup, history: hist })];
     },
