@@ -8,11 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { stringify as stringifyYaml } from 'yaml';
 import { callApi } from '../src/client/client.ts';
 import { runInProcess } from '../src/gate/in-process-runner.ts';
 import { readingYaml } from '../src/gate/reading.ts';
 import { type ContractSummary, summarize } from '../src/gate/summary.ts';
 import type { GateTarget } from '../src/gate/target.ts';
+import { bodyOf, records } from '../src/openapi/exchange.ts';
 import { type ApiModel, loadApiModel } from '../src/openapi/load.ts';
 import { answerShape, shapeDifferences } from '../src/openapi/shape.ts';
 import type { Exchange } from '../src/openapi/types.ts';
@@ -28,12 +30,12 @@ import {
 } from '../src/simulator/legal.ts';
 import { recordedAccount } from '../src/simulator/recorded-account.ts';
 import { startSimulator } from '../src/simulator/server.ts';
-import { stringify as stringifyYaml } from 'yaml';
+import { battery } from './battery.ts';
 import { coveringReadings } from './covering.ts';
 import { machineLine } from './machine.ts';
 
 /** One request of a gate run and its answer, with when it went out (ms from the run's start) and in what order. */
-export type Recorded = Exchange & { seq: number; atMs: number };
+export type Recorded = Exchange & { seq: number; atMs: number; battery?: string };
 
 /** A gate run against a provider: every exchange it made, and its summary (the reading it learned among it). */
 export interface Recording {
@@ -42,14 +44,18 @@ export interface Recording {
   summary: ContractSummary;
 }
 
-/** The gate run in process against a target, with every exchange recorded in the order it went out. */
+/**
+ * The gate run in process against a target, with every exchange recorded in the order it went out; then, unless
+ * `battery` is false, the battery of bench/battery.ts sent one request at a time and recorded after it.
+ */
 export async function recordGate(
   api: ApiModel,
   target: Recording['target'],
-  opts: { maxInvites: number; settleMs?: number; seed?: number } = { maxInvites: 60 },
+  opts: { maxInvites: number; settleMs?: number; seed?: number; battery?: boolean } = { maxInvites: 60 },
 ): Promise<Recording> {
   const exchanges: Recorded[] = [];
   const settings = { maxInvites: opts.maxInvites, settleMs: opts.settleMs ?? 3000, seed: opts.seed ?? 1 };
+  const started = performance.now();
   const run = await runInProcess(api, target, { ...settings, record: (ex, at) => exchanges.push({ ...ex, ...at }) });
   const summary = summarize(run.results, {
     target: target.baseUrl,
@@ -59,13 +65,43 @@ export async function recordGate(
     settleMs: settings.settleMs,
     seed: settings.seed,
   });
-  return { target, exchanges: exchanges.sort((a, b) => a.seq - b.seq), summary };
+  exchanges.sort((a, b) => a.seq - b.seq);
+  if (opts.battery !== false && target.allowWrites) {
+    const known = exchanges
+      .flatMap((ex) => (bodyOf(ex)?.ok === true ? (records(ex) ?? []) : []))
+      .find(
+        (r) => typeof r.trx_id === 'string' && /^[A-Za-z0-9_.-]{1,40}$/.test(r.trx_id) && typeof r.date === 'string',
+      );
+    const requests = battery(api, {
+      apiKey: target.apiKey,
+      ...(known ? { known: { trxId: String(known.trx_id), date: String(known.date) } } : {}),
+      product: target.product,
+      kind: target.kind,
+      msisdn: target.msisdns?.[0] ?? '081200000001',
+      tag: `BAT${Date.now().toString(36).toUpperCase()}`,
+    });
+    let seq = (exchanges.at(-1)?.seq ?? 0) + 1;
+    for (const r of requests) {
+      const atMs = performance.now() - started;
+      const got = await callApi({
+        baseUrl: target.baseUrl,
+        endpoint: r.endpoint,
+        method: r.method,
+        params: r.params,
+        ...(r.body ? { body: r.body } : {}),
+      });
+      if (got.exchange) exchanges.push({ ...got.exchange, seq: seq++, atMs, battery: r.what });
+    }
+  }
+  return { target, exchanges, summary };
 }
 
 /** How one replay went: the pairs compared, those equal by shape, and the differences, most frequent first. */
 export interface Fidelity {
   total: number;
   equal: number;
+  /** The battery's requests alone (bench/battery.ts): how many, and how many equal by shape. */
+  battery: { total: number; equal: number };
   /** equal / total. */
   share: number;
   differences: { what: string; count: number; example: string }[];
@@ -162,6 +198,7 @@ export async function replayFidelity(
   }
   const differences = new Map<string, { count: number; example: string }>();
   let equal = 0;
+  const ofBattery = { total: list.filter((ex) => ex.battery).length, equal: 0 };
   for (const [i, ex] of list.entries()) {
     const got = answers[i];
     const want = answerShape(ex);
@@ -174,9 +211,10 @@ export async function replayFidelity(
     const diff = shape ? shapeDifferences(want, shape, { count }) : ['no answer'];
     if (!diff.length) {
       equal++;
+      if (ex.battery) ofBattery.equal++;
       continue;
     }
-    const what = `${ex.endpoint}: ${diff.map((d) => d.replace(/:.*/, '')).join(', ')}`;
+    const what = `${ex.battery ? `battery ${ex.battery}, ` : ''}${ex.endpoint}: ${diff.map((d) => d.replace(/:.*/, '')).join(', ')}`;
     const seen = differences.get(what) ?? {
       count: 0,
       example: `${ex.method} ${JSON.stringify(ex.params).slice(0, 160)}: ${diff.join('; ').slice(0, 400)}`,
@@ -187,6 +225,7 @@ export async function replayFidelity(
   return {
     total: list.length,
     equal,
+    battery: ofBattery,
     share: list.length ? equal / list.length : 1,
     differences: [...differences].map(([what, d]) => ({ what, ...d })).sort((a, b) => b.count - a.count),
   };
@@ -217,7 +256,7 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts `node ARGV` and resolves once its stdout matches `ready` (10 s at most; killed and rejected otherwise). */
+/** Starts `node ARGV` and resolves once its stdout matches `ready` (30 s at most; killed and rejected otherwise). */
 export function startProcess(name: string, argv: string[], ready: RegExp): Promise<Started> {
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = (): Promise<void> =>
@@ -232,8 +271,8 @@ export function startProcess(name: string, argv: string[], ready: RegExp): Promi
     let err = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${name} did not start in 10 s: ${out}${err}`));
-    }, 10_000);
+      reject(new Error(`${name} did not start in 30 s: ${out}${err}`));
+    }, 30_000);
     child.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
     });
@@ -259,7 +298,7 @@ export interface Independent {
   stop(): Promise<void>;
 }
 
-export const INDEPENDENT = ['kancil', 'garuda'] as const;
+export const INDEPENDENT = ['kancil', 'garuda', 'merak', 'badak'] as const;
 export type IndependentName = (typeof INDEPENDENT)[number];
 
 export async function startIndependent(name: IndependentName, legal?: string): Promise<Independent> {
@@ -301,7 +340,8 @@ export async function independentFidelity(
   return { fidelity: await replayFidelity(api, recording), recording };
 }
 
-const pct = (f: Fidelity): string => `${(100 * f.share).toFixed(2)} % (${f.equal}/${f.total})`;
+const pct = (f: Fidelity): string =>
+  `${(100 * f.share).toFixed(2)} % (${f.equal}/${f.total}; battery ${f.battery.equal}/${f.battery.total})`;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const api = loadApiModel();

@@ -24,8 +24,9 @@ import { PROFILES, parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { gateInProcess, startCli } from './helpers.ts';
 
-// The fidelity of a learned reading (issue 27): the gate's requests against a provider, replayed against the mock
-// serving what the run learned, give answers of the same shape (bench/fidelity.ts). The covering set's readings are
+// The fidelity of a learned reading (issues 27, 39): the gate's requests against a provider and a battery of requests
+// the run did not send, replayed against `h2h mock --legal-profile` serving what the run learned (the command, as a
+// process of its own, as a client team runs it), give answers of the same shape (bench/fidelity.ts). The covering set's readings are
 // measured by `tsx bench/fidelity.ts`, not asserted here: 8 of its 22 replay at 98.4 to 99.0 % (docs/benchmarks.md,
 // which refusal wins when a request breaks two rules is not learned).
 
@@ -33,7 +34,10 @@ const api = loadApiModel();
 const RUN = '2026-11-28T04:00:00.000Z';
 const CONCURRENCY = Number(process.env.H2H_TEST_CONCURRENCY ?? 2);
 
-/** At least 99 % of the pairs equal by shape; the message lists what differed. */
+/**
+ * At least 99 % of the pairs equal by shape, the gate's requests and the battery's (bench/battery.ts) together;
+ * the message lists what differed.
+ */
 function atLeast99(name: string, f: Fidelity): void {
   assert.ok(
     f.share >= 0.99,
@@ -43,6 +47,7 @@ function atLeast99(name: string, f: Fidelity): void {
       .join(' | ')}`,
   );
   assert.ok(f.total > 1000, `${name}: ${f.total} requests replayed`);
+  assert.ok(f.battery.total >= 80, `${name}: the battery's ${f.battery.total} requests replayed`);
 }
 
 /** Each independent implementation recorded and replayed once: the second describe compares against garuda's. */
@@ -166,12 +171,13 @@ describe('a provider other than the simulator, learned, served and compared', ()
         { maxInvites: defaultValue('max-invites') },
       );
       const since = compareToBaseline('garuda-baseline.json', first.recording.summary, readOnly.summary);
+      // An unchanged provider: no change at any grade (what one run saw and the other did not is not a change).
       assert.deepEqual(
-        since.reading.filter((c) => c.grade === 'breaking'),
+        since.reading.map((c) => `${c.grade}: ${c.point} ${c.change}`),
         [],
-        'nothing breaking changed',
+        'nothing changed',
       );
-      assert.equal(changedAtLeast(since.reading, 'breaking'), false, '--fail-on-change breaking exits 0');
+      assert.equal(changedAtLeast(since.reading, 'info'), false, '--fail-on-change info exits 0');
       assert.ok(
         since.notSeen.some((n) => /^lag: not seen this time/.test(n)),
         `${since.notSeen.join('; ')}`,

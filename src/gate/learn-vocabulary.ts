@@ -160,6 +160,7 @@ const WHY_NOT: Partial<Record<RefusalKind, string>> = {
   'limit-over-maximum': 'no limit above a maximum was refused',
   'rate-limited': 'no rate-limit answer came',
   'not-json': 'no body that is not JSON was sent',
+  'not-object': 'no body that is JSON but no object was sent',
   'unknown-path': 'no unknown path was asked for',
   'other-method': 'no other method was sent',
 };

@@ -29,9 +29,14 @@ export interface FaultContext {
 
 /** What a request did wrong, as refusal kinds: none for a request a contract-keeping API may carry out. */
 export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): RefusalKind[] {
-  // A body sent as it is: one that is no JSON object is `not-json`. An empty one, or an object sent as it is (64
-  // levels deep, say), tells no kind: a provider may read it as no parameters, or refuse it as a body.
-  if (ex.sentBody) return ex.sentBody.text.trim() === '' || isJsonObject(ex.sentBody.text) ? [] : ['not-json'];
+  // A body sent as it is: one that is no JSON is `not-json`, JSON that is no object `not-object`. An empty one, or
+  // an object sent as it is (64 levels deep, say), tells no kind: a provider may read it as no parameters, or
+  // refuse it as a body.
+  if (ex.sentBody) {
+    const json = jsonOf(ex.sentBody.text);
+    if (ex.sentBody.text.trim() === '' || isObject(json)) return [];
+    return json === NOT_JSON ? ['not-json'] : ['not-object'];
+  }
   const folded = api.foldRequest(ex.endpoint, ex.params);
   const p = folded.params;
   const out = new Set<RefusalKind>();
@@ -59,14 +64,18 @@ export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): R
   return [...out].sort();
 }
 
-function isJsonObject(text: string): boolean {
+const NOT_JSON = Symbol('not JSON');
+
+/** A text's JSON value, or NOT_JSON. */
+function jsonOf(text: string): unknown {
   try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    return JSON.parse(text);
   } catch {
-    return false;
+    return NOT_JSON;
   }
 }
+
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `HTTP 403 invalid_key`: the outcome of an answer, as a refusal's word and code, or `ok`. */
 export function outcomeOf(ex: Exchange): string {

@@ -36,6 +36,7 @@ export const REFUSAL_KINDS = [
   'no-free-slot',
   'unknown-transaction',
   'not-json',
+  'not-object',
   'unknown-path',
   'other-method',
   'rate-limited',

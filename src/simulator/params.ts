@@ -1,11 +1,13 @@
 import type http from 'node:http';
+import type { RefusalKind } from '../openapi/reading-file.js';
 import type { Params } from '../openapi/types.js';
 import { type Answer, refuse } from './answer.js';
 
 /** Largest request body read, in bytes; a longer one is refused with BODY_TOO_LARGE. */
 export const MAX_BODY = 64 * 1024;
 
-export type ParamsOrRefusal = { params: Params } | { refusal: Answer };
+/** The parameters, or the refusal of the request (with its kind where the status alone does not tell it). */
+export type ParamsOrRefusal = { params: Params } | { refusal: Answer; kind?: RefusalKind };
 
 /**
  * Parameters of a request: the query string (GET and POST), plus on POST a JSON object or (when the reading
@@ -36,8 +38,10 @@ export async function readParams(
       return { refusal: refuse('MALFORMED_JSON', `The body is not valid JSON: ${(err as Error).message}`) };
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      // JSON, but no object: a provider may word it apart from a body that is no JSON (a learned reading does).
       return {
         refusal: refuse('MALFORMED_JSON', 'The body must be a JSON object whose keys are the parameter names.'),
+        kind: 'not-object',
       };
     }
     // A JSON array is one value of the wrong type, never repeated values (those are the query string's): kept

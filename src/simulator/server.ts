@@ -339,7 +339,7 @@ class SimulatorHandler {
       // Fault `post-body-ignored`.
       ignoreBody: state.fault?.name === 'post-body-ignored',
     });
-    if ('refusal' in parsed) return reply(parsed.refusal);
+    if ('refusal' in parsed) return reply(parsed.refusal, undefined, undefined, parsed.kind);
     entry.params = redactValue(parsed.params);
     const requestKey = `${method} ${url.pathname} ${JSON.stringify(parsed.params)}`;
     const seen = this.seenRequests;

@@ -301,7 +301,9 @@ export class ServedVocabulary {
 
   /** The provider's refusal of a kind (on an endpoint that words it otherwise, that one's), or undefined. */
   refusal(kind: RefusalKind, endpoint?: Endpoint): { answer: Answer; entry: EndpointRefusal } | undefined {
-    const learned = this.vocabulary.refusals?.[kind];
+    // A body that is JSON but no object, where the file learned no word for it apart: the word of one not JSON.
+    const learned =
+      this.vocabulary.refusals?.[kind] ?? (kind === 'not-object' ? this.vocabulary.refusals?.['not-json'] : undefined);
     const entry = (endpoint ? learned?.endpoints?.[endpoint] : undefined) ?? learned;
     if (!entry) return undefined;
     const body: Record<string, unknown> = {};
