@@ -120,16 +120,15 @@ function limitsDeciding(api: ApiModel, ex: Exchange, reading: Reading): number[]
 }
 
 /**
- * Replays a recording against the mock serving what its run learned, on the path a client team takes: the reading
- * file written as the gate writes it, served by `h2h mock --legal-profile FILE` started as a process of its own
- * (the built CLI), on the account the run saw (recordedAccount, given by `--fixtures`) with the provider's key. Each
- * request goes out at its recorded time and after every request answered before it went out.
+ * The mock of a recording, started as a client team starts it: the reading file written as the gate writes it,
+ * served by `h2h mock --legal-profile FILE` as a process of its own (the built CLI), on the account the run saw
+ * (recordedAccount, given by `--fixtures`) with the provider's key. Its URL, the reading it read, and how to stop it.
  */
-export async function replayFidelity(
+async function startServedMock(
   api: ApiModel,
   rec: Recording,
-  dir = mkdtempSync(join(tmpdir(), 'h2h-fidelity-')),
-): Promise<Fidelity> {
+  dir: string,
+): Promise<{ url: string; reading: Reading; close(): Promise<void> }> {
   const file = join(dir, 'provider-reading.yaml');
   writeFileSync(
     file,
@@ -138,7 +137,6 @@ export async function replayFidelity(
       at: new Date().toISOString(),
     }),
   );
-  const served = servedFromFile(file);
   const price = rec.summary.vocabulary.products?.[rec.target.product]?.price;
   const fixture = recordedAccount(api, rec.exchanges, {
     apiKey: rec.target.apiKey,
@@ -150,21 +148,22 @@ export async function replayFidelity(
   // The account holds the provider's numbers and key: it stays in this run's own temporary folder.
   const account = join(dir, 'account.yaml');
   writeFileSync(account, stringifyYaml(fixture));
-  const mock = await startProcess(
-    'h2h mock',
-    [
-      join(packageRoot(), 'dist', 'src', 'cli', 'main.js'),
-      'mock',
-      '--legal-profile',
-      file,
-      '--fixtures',
-      account,
-      '--listen',
-      '127.0.0.1:0',
-    ],
-    /^H2H_BASE_URL=(\S+)$/m,
-  );
-  const sim = { url: mock.match[1] ?? '', close: mock.stop };
+  const cli = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+  const argv = [cli, 'mock', '--legal-profile', file, '--fixtures', account, '--listen', '127.0.0.1:0'];
+  const mock = await startProcess('h2h mock', argv, /^H2H_BASE_URL=(\S+)$/m);
+  return { url: mock.match[1] ?? '', reading: servedFromFile(file).reading, close: mock.stop };
+}
+
+/**
+ * Replays a recording against the mock serving what its run learned (startServedMock). Each request goes out at
+ * its recorded time and after every request answered before it went out.
+ */
+export async function replayFidelity(
+  api: ApiModel,
+  rec: Recording,
+  dir = mkdtempSync(join(tmpdir(), 'h2h-fidelity-')),
+): Promise<Fidelity> {
+  const sim = await startServedMock(api, rec, dir);
   const list = rec.exchanges;
   const answers: (Exchange | undefined)[] = [];
   try {
@@ -203,7 +202,7 @@ export async function replayFidelity(
     const got = answers[i];
     const want = answerShape(ex);
     const shape = got ? answerShape(got) : undefined;
-    const decides = limitsDeciding(api, ex, served.reading);
+    const decides = limitsDeciding(api, ex, sim.reading);
     const count =
       want.records !== undefined &&
       shape?.records !== undefined &&

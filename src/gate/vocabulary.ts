@@ -3,6 +3,7 @@ import type { ApiModel } from '../openapi/load.js';
 import { problemKind, type RefusalKind } from '../openapi/reading-file.js';
 import { fieldTypes, phoneForm, sentValue, valueShape } from '../openapi/shape.js';
 import type { Exchange } from '../openapi/types.js';
+import { isJsonObject } from '../shared/json.js';
 import type { ReadingFact } from './scenario-result.js';
 
 /**
@@ -34,7 +35,7 @@ export function requestFaults(api: ApiModel, ex: Exchange, ctx: FaultContext): R
   // refuse it as a body.
   if (ex.sentBody) {
     const json = jsonOf(ex.sentBody.text);
-    if (ex.sentBody.text.trim() === '' || isObject(json)) return [];
+    if (ex.sentBody.text.trim() === '' || isJsonObject(json)) return [];
     return json === NOT_JSON ? ['not-json'] : ['not-object'];
   }
   const folded = api.foldRequest(ex.endpoint, ex.params);
@@ -74,8 +75,6 @@ function jsonOf(text: string): unknown {
     return NOT_JSON;
   }
 }
-
-const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `HTTP 403 invalid_key`: the outcome of an answer, as a refusal's word and code, or `ok`. */
 export function outcomeOf(ex: Exchange): string {

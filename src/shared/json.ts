@@ -87,3 +87,7 @@ function shareFlat(_key: string, value: unknown): unknown {
   seenCount++;
   return value;
 }
+
+/** Whether a value is a JSON object (not an array, not null). */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
