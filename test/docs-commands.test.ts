@@ -6,6 +6,7 @@ import { COMMAND_NAMES, type CommandName, settingsOf } from '../src/shared/setti
 import {
   BOUNDARY_FAULTS,
   CONTRACT_FAULTS,
+  CROSSING_FAULTS,
   type Fault,
   GENERATED_FAULTS,
   INDEPENDENT_FAULTS,
@@ -96,6 +97,7 @@ describe('docs/simulator.md', () => {
       ...GENERATED_FAULTS,
       ...BOUNDARY_FAULTS,
       ...ROLE_FAULTS,
+      ...CROSSING_FAULTS,
       ...INDEPENDENT_FAULTS,
     ] as readonly Fault[]) {
       const want = [f.clause, ...(f.also ?? [])].join(', ');

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { coverageByNames, coverageCases, GENERATED_ENDPOINTS, nearMissCases } from '../src/gate/generators/cases.ts';
+import { OPERATORS, type Operator } from '../src/gate/generators/operators.ts';
 import { historyArbitrary, randomArbitrary } from '../src/gate/generators/properties.ts';
 import { boundaryValues } from '../src/gate/generators/values.ts';
 import { inviteParams, testNumber } from '../src/gate/sampling.ts';
 import type { ScenarioContext } from '../src/gate/scenario.ts';
 import { discoveredData } from '../src/gate/target.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
-import { type Exchange, METHODS } from '../src/openapi/types.ts';
+import { ENDPOINTS, type Exchange, METHODS } from '../src/openapi/types.ts';
 
 const api = loadApiModel();
 
@@ -104,6 +105,63 @@ describe('generated cases', () => {
     const near = nearMissCases(ctx, 'saldo-user', 'GET');
     assert.ok(near.length >= 8);
     assert.ok(near.every((c) => (c.wrongKey && c.params.api_key !== ctx.target.apiKey) || c.params.key !== undefined));
+  });
+
+  it('one operator row added reaches every parameter of every endpoint, under every name, by both methods', () => {
+    // A row of the operators' table (operators.ts) that applies to every parameter but the key (whose values go out
+    // as near misses) and makes one text value: sent where every other class of the parameter goes.
+    const probe: Operator = {
+      name: 'probe',
+      appliesTo: (p) => p.role !== 'secret',
+      values: () => [{ value: 'OPERATOR-PROBE', label: 'the probe row' }],
+    };
+    const ctx = buildContext(1);
+    let added = 0;
+    let expected = 0;
+    for (const endpoint of ENDPOINTS)
+      for (const p of api.operation(endpoint).params.filter((x) => x.role !== 'secret')) {
+        const names = api.namesOf(endpoint, p.name);
+        const without = coverageByNames(api, ctx, endpoint, p.name, names);
+        const cases = coverageByNames(api, ctx, endpoint, p.name, names, [...OPERATORS, probe]);
+        const mine = cases.filter((c) => c.coverage?.valueClass === 'the probe row');
+        added += cases.length - without.length;
+        // The canonical name by both methods, each alias by one: the aliases take both methods between them.
+        expected += 2 + (names.length - 1);
+        assert.deepEqual(
+          new Set(mine.map((c) => c.coverage?.sentAs)),
+          new Set(names),
+          `${endpoint} ${p.name}: every name`,
+        );
+        assert.deepEqual(new Set(mine.map((c) => c.method)), new Set(METHODS), `${endpoint} ${p.name}: both methods`);
+        assert.ok(
+          mine.every((c) => JSON.stringify(c.params).includes('OPERATOR-PROBE')),
+          `${endpoint} ${p.name}: the value in the request`,
+        );
+      }
+    assert.equal(added, expected, 'the requests the row adds: 2 for the canonical name, 1 for each alias');
+    assert.ok(added >= 30, `${added} requests`);
+  });
+
+  it('other JSON types go for every parameter by POST, a kind in an array judged by INV-4', () => {
+    const ctx = buildContext(1);
+    for (const endpoint of ENDPOINTS)
+      for (const p of api.operation(endpoint).params.filter((x) => x.role !== 'secret')) {
+        const cases = coverageByNames(api, ctx, endpoint, p.name, api.namesOf(endpoint, p.name));
+        const typed = cases.filter((c) => /JSON (array|object|true|false|number)|query operator/.test(c.label));
+        assert.ok(typed.length >= 6, `${endpoint} ${p.name}: ${typed.length} other JSON types`);
+        assert.ok(
+          typed.every((c) => c.method === 'POST'),
+          `${endpoint} ${p.name}: by POST only`,
+        );
+      }
+    const kind = coverageCases(api, ctx, 'invite-member', 'kind', 'type', 'POST').find((c) =>
+      c.label.endsWith('in a JSON array'),
+    );
+    assert.deepEqual(kind?.params.type, [ctx.target.kind ?? 'akrab']);
+    assert.equal(kind?.refuse, 'INV-4');
+    // And the key's near misses: other JSON types that are no key (a JSON true, a query operator object).
+    const near = nearMissCases(ctx, 'saldo-user', 'POST').map((c) => c.params.api_key ?? c.params.key);
+    assert.ok(near.some((v) => v === true) && near.some((v) => JSON.stringify(v) === '{"$ne":""}'));
   });
 
   it('the coverage phase sends every class under every name and by both methods, each alias by one in turn', () => {

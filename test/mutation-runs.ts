@@ -7,6 +7,7 @@ import {
   CONTRACT_FAULTS,
   type Fault,
   GENERATED_FAULTS,
+  CROSSING_FAULTS,
   INDEPENDENT_FAULTS,
   ROLE_FAULTS,
 } from '../src/simulator/faults.ts';
@@ -23,6 +24,7 @@ export const FAULTS: readonly Fault[] = [
   ...GENERATED_FAULTS,
   ...BOUNDARY_FAULTS,
   ...ROLE_FAULTS,
+  ...CROSSING_FAULTS,
   ...INDEPENDENT_FAULTS,
 ];
 export const own = (f: Fault): string[] =>

@@ -33,9 +33,16 @@ export function finding(
   };
 }
 
-/** The request's value of a canonical parameter, whichever alias carried it. */
+/**
+ * The request's value of a canonical parameter, whichever alias carried it; undefined when it went as another JSON
+ * type than text or a number (an array, an object, a boolean): the clauses speak of a value S, N or D, and a
+ * provider may read such a value as absent, refuse it, or take what it holds.
+ */
 export function param(api: ApiModel, ex: Exchange, name: string): unknown {
-  return api.foldRequest(ex.endpoint, ex.params).params[name];
+  const folded = api.foldRequest(ex.endpoint, ex.params);
+  const as = folded.sentAs[name]?.[0];
+  const sent = ex.method === 'POST' && as !== undefined ? ex.params[as] : undefined;
+  return sent === undefined || typeof sent === 'string' || typeof sent === 'number' ? folded.params[name] : undefined;
 }
 
 /** The clauses whose own words name the envelope's `status SUCCESS`. */

@@ -388,6 +388,32 @@ export const ROLE_FAULTS = [
 ] as const satisfies readonly Fault[];
 
 /**
+ * Breaches at the crossings of a class and a place, or a class and a type: a value class the gate once sent in one
+ * place only (whitespace around an ID to lookups, not to an invite's own trx_id), or for one parameter only (other
+ * JSON types for the key, not for kind).
+ */
+export const CROSSING_FAULTS = [
+  {
+    name: 'trx-trimmed-after-check',
+    clause: 'INV-5',
+    // The invite of the ID with a space was carried out as that ID, and no lookup of it finds it (INV-6).
+    also: ['INV-6'],
+    description:
+      'an invite checks its trx_id for reuse as sent but stores it trimmed: a used ID with a space around it creates a second transaction of that ID',
+  },
+  {
+    name: 'kind-array-coerced',
+    clause: 'INV-4',
+    description:
+      'an invite whose kind is a JSON array of one word (["akrab"]) takes that word as the kind: the invite is carried out and charged',
+    request: (raw, endpoint, names) =>
+      endpoint === 'invite-member'
+        ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, names('kind').includes(k) ? firstWord(v) : v]))
+        : raw,
+  },
+] as const satisfies readonly Fault[];
+
+/**
  * Breaches independent implementations of the API showed (written from the description alone, by people who had
  * not read this project), each kept as a fault once the gate caught it.
  */
@@ -440,6 +466,15 @@ export const INDEPENDENT_FAULTS = [
   },
 ] as const satisfies readonly Fault[];
 
+/**
+ * Fault `kind-array-coerced`: a JSON array of one word read as that word. The body's array arrives as one value of
+ * its parameter (params.ts keeps it whole, inside the list of a name's values).
+ */
+function firstWord(v: unknown): unknown {
+  const one = Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) ? v[0] : v;
+  return Array.isArray(one) && one.length === 1 && typeof one[0] === 'string' ? one[0] : v;
+}
+
 /** Fault `astral-name-error`: a 4-byte UTF-8 character in the name breaks the store (MySQL's utf8mb3). */
 function astralNameError(b: Record<string, unknown>, c: RewriteContext): void {
   if (
@@ -489,6 +524,7 @@ export type ContractFaultName =
   | (typeof GENERATED_FAULTS)[number]['name']
   | (typeof BOUNDARY_FAULTS)[number]['name']
   | (typeof ROLE_FAULTS)[number]['name']
+  | (typeof CROSSING_FAULTS)[number]['name']
   | (typeof INDEPENDENT_FAULTS)[number]['name']
   | (typeof METHOD_FAULTS)[number]['name'];
 export type TransportFaultName = (typeof TRANSPORT_FAULTS)[number]['name'];
@@ -499,6 +535,7 @@ export const FAULTS: readonly Fault[] = [
   ...GENERATED_FAULTS,
   ...BOUNDARY_FAULTS,
   ...ROLE_FAULTS,
+  ...CROSSING_FAULTS,
   ...INDEPENDENT_FAULTS,
   ...METHOD_FAULTS,
   ...TRANSPORT_FAULTS,

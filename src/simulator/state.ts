@@ -501,7 +501,8 @@ export class SimState {
     if (!this.faultOn('invite-not-recorded') && !(this.faultOn('name-outside-latin1-unrecorded') && !latin1)) {
       this.record(
         {
-          trxId,
+          // Fault `trx-trimmed-after-check`: the used-ID check saw the ID as sent; the store trims it.
+          trxId: this.faultOn('trx-trimmed-after-check') ? trxId.trim() : trxId,
           account: account.id,
           manager: place.manager.number,
           member,

@@ -198,6 +198,9 @@ function missingParameterScenarios(api: ApiModel, method: Method): Scenario[] {
   return out;
 }
 
+/** A used trx_id as a provider that trims its input reads it the same: a space before it, a tab after it. */
+const respelled = (trx: string): string[] => [` ${trx}`, `${trx}\t`];
+
 /** INV-5: a repeated trx_id creates no second transaction or charge, under every name and by both methods. */
 function repeatScenario(api: ApiModel, method: Method): Scenario {
   const trxNames = api.namesOf('invite-member', 'trx_id');
@@ -208,9 +211,10 @@ function repeatScenario(api: ApiModel, method: Method): Scenario {
     endpoint: 'invite-member',
     methods: [method],
     aliases: [],
-    // First among the writes: no earlier invite's charge can land in its window (a provider may charge late).
-    invite: { writes: 1, risk: 1, priority: 0, safe: false },
-    requests: 10,
+    // First among the writes: no earlier invite's charge can land in its window (a provider may charge late). Two
+    // of its writes are the used ID respelled, which a provider may carry out as another ID.
+    invite: { writes: 3, risk: 1, priority: 0, safe: false },
+    requests: 12,
     settles: true,
     async run(ctx) {
       const key = { api_key: ctx.target.apiKey };
@@ -253,6 +257,14 @@ function repeatScenario(api: ApiModel, method: Method): Scenario {
         else break;
       }
       const saldoAfter = await steadySaldo(ctx, method);
+      // The used ID respelled, whitespace around it: a provider may take it for another ID (and carry it out, its
+      // right: the balance no longer judges) or for the same one; one that checks the ID as sent and stores it
+      // trimmed records a second transaction of the used ID, which history shows.
+      for (const spelled of respelled(String(params.trx_id))) {
+        const again = await ctx.invite(method, { ...params, trx_id: spelled }, { expect: 'success', clause: 'INV-5' });
+        if (body(again).ok === true && replaysAnother(api, { ...params, trx_id: spelled }, again))
+          ctx.wasReplay(again, 'INV-5');
+      }
       // Wait until the invite shows, so that a second record of its trx_id would show too.
       const hist = await ctx.settle(() => history(ctx, method, params.trx_id), carries(params.trx_id));
       const othersActive =

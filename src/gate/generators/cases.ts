@@ -1,11 +1,19 @@
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
-import { type ClauseId, type Endpoint, METHODS, type Method, type Params } from '../../openapi/types.js';
+import {
+  type ClauseId,
+  type Endpoint,
+  METHODS,
+  type Method,
+  type ParamInfo,
+  type Params,
+} from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
-import { type RoleSeed, type RoleValue, roleValues } from './roles.js';
+import { OPERATORS, type Operator, operatorValues } from './operators.js';
+import type { RoleSeed, RoleValue } from './roles.js';
 import { boundaryValues } from './values.js';
 
 /** Which generator made a case. */
@@ -126,8 +134,10 @@ export function coverageCases(
   param: string,
   sentAs: string,
   method: Method,
+  operators: readonly Operator[] = OPERATORS,
 ): GeneratedCase[] {
-  const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param), roleSeed(ctx, endpoint, param));
+  const seed = roleSeed(ctx, endpoint, param);
+  const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param), seed, operators);
   return values
     .filter((v) => !v.methods || v.methods.includes(method))
     .map((v) => {
@@ -180,9 +190,10 @@ export function coverageByNames(
   endpoint: Endpoint,
   param: string,
   names: readonly string[],
+  operators: readonly Operator[] = OPERATORS,
 ): GeneratedCase[] {
   return names.flatMap((name, k) => {
-    const cases = METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, param, name, method));
+    const cases = METHODS.flatMap((method) => coverageCases(api, ctx, endpoint, param, name, method, operators));
     if (k === 0) return cases;
     const classes = [...new Set(cases.map((c) => c.coverage?.valueClass))];
     return classes.flatMap((cls, j) => {
@@ -218,19 +229,32 @@ const KEY_NAMES = ['api_key', 'key'] as const;
  */
 export const GENERATED_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const;
 
-/**
- * Keys a near miss of the real one, the secret role's classes (roles.ts) that are text: derived from it, so they
- * are secrets too (registered by the caller).
- */
-export function nearMissKeys(key: string): { label: string; value: string }[] {
-  return roleValues('secret', { value: key }).flatMap((k) =>
-    typeof k.value === 'string' ? [{ label: k.label, value: k.value }] : [],
-  );
+/** The key as a parameter, for the operators' rows (operators.ts): its role is what they read. */
+const KEY_PARAM: ParamInfo = {
+  name: 'api_key',
+  role: 'secret',
+  aliases: ['key'],
+  required: true,
+  description: 'the API key',
+  schema: { type: 'string' },
+};
+
+/** Near misses of the key: every operator's values for the secret (operators.ts), text and other JSON types. */
+function nearMisses(key: string): RoleValue[] {
+  return operatorValues(KEY_PARAM, { value: key }).filter((k) => k.value !== key);
 }
 
-/** Near misses of the key that are not text (a JSON array holding it), with the methods that carry them. */
+/**
+ * Keys a near miss of the real one that are text: derived from it, so they are secrets too (registered by the
+ * caller).
+ */
+export function nearMissKeys(key: string): { label: string; value: string }[] {
+  return nearMisses(key).flatMap((k) => (typeof k.value === 'string' ? [{ label: k.label, value: k.value }] : []));
+}
+
+/** Near misses of the key that are not text (a JSON true, a query operator object), with the methods that carry them. */
 function nearMissValues(key: string): RoleValue[] {
-  return roleValues('secret', { value: key }).filter((k) => typeof k.value !== 'string');
+  return nearMisses(key).filter((k) => typeof k.value !== 'string');
 }
 
 /**

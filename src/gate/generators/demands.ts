@@ -1,7 +1,11 @@
 import type { ClauseId, Endpoint } from '../../openapi/types.js';
 
-/** INV-3's own words: an msisdn that does not begin with 08 or 62, or holds anything but (ASCII) digits. */
+/**
+ * INV-3's own words: an msisdn that does not begin with 08 or 62, or holds anything but (ASCII) digits. A JSON
+ * number is judged by its digits; any other JSON type (a boolean, an array, an object) holds no digits at all.
+ */
 export function inv3Refuses(msisdn: unknown): boolean {
+  if (typeof msisdn !== 'string' && typeof msisdn !== 'number') return true;
   const s = String(msisdn);
   return !/^(08|62)/.test(s) || !/^[0-9]+$/.test(s);
 }
@@ -12,7 +16,8 @@ export function inv3Refuses(msisdn: unknown): boolean {
  * Only the clauses speak here, never openapi.yaml's assumed lengths and patterns.
  */
 export function refusalDemand(endpoint: Endpoint, param: string, value: unknown): ClauseId | undefined {
-  const missing = value === undefined || value === '';
+  // JSON null is no value: a provider may read it as absent.
+  const missing = value === undefined || value === '' || value === null;
   if (param === 'api_key') return missing ? 'AUTH-1' : undefined;
   if (endpoint !== 'invite-member') return undefined;
   switch (param) {

@@ -1,7 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ApiModel } from '../../openapi/load.js';
 import type { Endpoint, Method } from '../../openapi/types.js';
-import { type RoleSeed, roleValues } from './roles.js';
+import { OPERATORS, type Operator, operatorValues } from './operators.js';
+import type { RoleSeed } from './roles.js';
 
 /** One value of a parameter at or just past a constraint of its schema. */
 export interface BoundaryValue {
@@ -28,8 +29,9 @@ const FULL_WIDTH = '０１２３４５６７８９';
  * leading `+`, a letter; for an enum, each value, case variants, empty, whitespace, near words; for a date,
  * an impossible one, other separators, one-digit parts; for lengths, at and past each bound; for an integer,
  * the minimum, one below, a fraction, a padded string, a very large number. `sample` is a valid value (from the
- * target's data or config); each value is classified by the document's own request validator. Then the classes
- * of the parameter's role (roles.ts), made from `seed` (by default the sample).
+ * target's data or config); each value is classified by the document's own request validator. Then the values of
+ * every operator that applies to the parameter (operators.ts: its role's classes, every other JSON type, ...), made
+ * from `seed` (by default the sample).
  */
 export function boundaryValues(
   api: ApiModel,
@@ -37,11 +39,12 @@ export function boundaryValues(
   name: string,
   sample: unknown,
   seed: RoleSeed = { value: String(sample ?? '') },
+  operators: readonly Operator[] = OPERATORS,
 ): BoundaryValue[] {
   const out = new Map<string, BoundaryValue>();
   for (const b of schemaValues(api, endpoint, name, sample)) out.set(JSON.stringify(b.value), b);
   const valid = validIn(api, endpoint, name);
-  for (const v of roleValues(schemaOf(api, endpoint, name).role, seed)) {
+  for (const v of operatorValues(schemaOf(api, endpoint, name), seed, operators)) {
     const key = JSON.stringify(v.value);
     if (out.has(key)) continue;
     out.set(key, {
