@@ -255,7 +255,10 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts `node ARGV` and resolves once its stdout matches `ready` (30 s at most; killed and rejected otherwise). */
+/**
+ * Starts `node ARGV` and resolves once its stdout matches `ready` (90 s at most, for a machine under load; killed and
+ * rejected otherwise).
+ */
 export function startProcess(name: string, argv: string[], ready: RegExp): Promise<Started> {
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = (): Promise<void> =>
@@ -270,8 +273,8 @@ export function startProcess(name: string, argv: string[], ready: RegExp): Promi
     let err = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${name} did not start in 30 s: ${out}${err}`));
-    }, 30_000);
+      reject(new Error(`${name} did not start in 90 s: ${out}${err}`));
+    }, 90_000);
     child.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
     });
