@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { houseFindings, MAX_FUNCTION_LINES, namesDeclaredTwice } from '../scripts/house.ts';
+import {
+  classesOf,
+  houseFindings,
+  importCycles,
+  MAX_CLASS_LINES,
+  MAX_FILE_LINES,
+  MAX_FUNCTION_LINES,
+  namesDeclaredTwice,
+} from '../scripts/house.ts';
 
 // The house rules of src/, suites/, scripts/ and bench/ (npm run house prints the same findings): no function over
 // MAX_FUNCTION_LINES lines, no name declared at the top level of two files of src/, no import cycle inside a folder.
@@ -14,8 +22,33 @@ const LONG_ALLOWED = new Set<string>([]);
 /** Names still declared in two files of src/ (none left). */
 const TWICE_ALLOWED = new Set<string>([]);
 
-/** Cycles still inside a folder (none left). */
+/** Cycles still anywhere (none left: the one across gate/ and gate/generators/ was broken by generated-case.ts). */
 const CYCLES_ALLOWED = new Set<string>([]);
+
+/**
+ * Classes still over MAX_CLASS_LINES (issue 41 splits them: SimState into accounts, ledger, history, lookups; the
+ * probe's metrics by family). Only shrinks.
+ */
+const LONG_CLASSES_ALLOWED = new Set<string>([
+  'src/client/call.ts TimedCall',
+  'src/gate/scenario-context.ts ScenarioTraffic',
+  'src/probe/metrics.ts ProbeMetrics',
+  'src/probe/probe.ts Probe',
+  'src/simulator/server.ts SimulatorHandler',
+  'src/simulator/state.ts SimState',
+  'src/simulator/vocabulary.ts ServedVocabulary',
+]);
+
+/** Files still over MAX_FILE_LINES, but the settings table (exempt). Only shrinks. */
+const LONG_FILES_ALLOWED = new Set<string>([
+  'src/cli/init.ts',
+  'src/gate/learn-vocabulary.ts',
+  'src/gate/scenario-context.ts',
+  'src/simulator/faults.ts',
+  'src/simulator/server.ts',
+  'src/simulator/state.ts',
+  'src/simulator/vocabulary.ts',
+]);
 
 describe('the house', () => {
   const found = houseFindings();
@@ -41,10 +74,33 @@ describe('the house', () => {
     ]);
   });
 
-  it('no folder has an import cycle (but the allowed, shrinking list)', () => {
+  it('no import cycle anywhere, across folders and by type-only imports too (but the allowed, shrinking list)', () => {
     assert.deepEqual(
       found.cycles.map((c) => c.join(' ')).filter((c) => !CYCLES_ALLOWED.has(c)),
       [],
     );
+  });
+
+  it('the cycle rule sees a planted cycle across two folders made of type-only imports', () => {
+    assert.deepEqual(importCycles(['test/fixtures/house/cycle-a/a.ts', 'test/fixtures/house/cycle-b/b.ts']), [
+      ['test/fixtures/house/cycle-a/a.ts', 'test/fixtures/house/cycle-b/b.ts'],
+    ]);
+  });
+
+  it(`no class is over ${MAX_CLASS_LINES} lines, no file over ${MAX_FILE_LINES} but settings.ts (but the allowed, shrinking lists)`, () => {
+    assert.deepEqual(
+      found.longClasses.map((c) => `${c.file} ${c.name}`).filter((c) => !LONG_CLASSES_ALLOWED.has(c)),
+      [],
+    );
+    assert.deepEqual(
+      found.longFiles.filter((f) => !LONG_FILES_ALLOWED.has(f.split(' ')[0] ?? '')),
+      [],
+    );
+  });
+
+  it('the class rule sees a planted class of 201 lines', () => {
+    const [planted] = classesOf('test/fixtures/house/long-class.ts');
+    assert.equal(planted?.name, 'LongClass');
+    assert.equal(planted?.lines, MAX_CLASS_LINES + 1);
   });
 });

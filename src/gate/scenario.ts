@@ -2,7 +2,7 @@ import type { Evidence } from '../checks/types.js';
 import type { RawBody } from '../client/client.js';
 import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
-import type { GeneratedCase } from './generators/cases.js';
+import type { GeneratedCase } from './generators/generated-case.js';
 import type { CarriedOut, InviteIntent } from './invite-ledger.js';
 import type { Observation } from './observations.js';
 import type { GateTarget, TargetData } from './target.js';

@@ -12,38 +12,12 @@ import type { InviteIntent } from '../invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
+import type { GeneratedCase } from './generated-case.js';
 import { OPERATORS, type Operator, operatorValues } from './operators.js';
 import type { RoleSeed, RoleValue } from './roles.js';
 import { boundaryValues } from './values.js';
 
-/** Which generator made a case. */
-export type Phase = 'coverage' | 'near-miss' | 'random' | 'history' | 'in-flight';
-
-/**
- * One generated request and what the clauses say of its answer. Kept as data, so that a failing one can be
- * saved (reports/failures/) and sent again (`h2h replay`).
- */
-export interface GeneratedCase {
-  phase: Phase;
-  endpoint: Endpoint;
-  method: Method;
-  /** The request as sent. */
-  params: Params;
-  /** What it is: `msisdn via nomor: prefix 07`. */
-  label: string;
-  /** A clause that says this request must be refused. */
-  refuse?: ClauseId;
-  /** The key it carries is not the caller's: AUTH-1 judges the answer. */
-  wrongKey?: boolean;
-  /** For an invite: why it goes out, and so how it counts against the cap. */
-  intent?: InviteIntent;
-  /** HIS-5: records of the target that the answer, when complete, must hold. */
-  expectedRecords?: Readonly<Record<string, string>>[];
-  /** The transaction ID it looks up names no record: TRX-2 judges the answer. */
-  unknownId?: true;
-  /** A coverage case: the parameter, the name it went under and its value class (what ENV-2 and ENV-3 pair on). */
-  coverage?: { param: string; sentAs: string; valueClass: string };
-}
+export type { GeneratedCase, Phase } from './generated-case.js';
 
 /** The clauses a generated case is judged by, besides every clause one answer can break (ENV-1, ENV-4, ...). */
 export function caseClauses(c: GeneratedCase): ClauseId[] {
@@ -240,7 +214,7 @@ const KEY_PARAM: ParamInfo = {
 };
 
 /** Near misses of the key: every operator's values for the secret (operators.ts), text and other JSON types. */
-function nearMisses(key: string): RoleValue[] {
+function keyNearMisses(key: string): RoleValue[] {
   return operatorValues(KEY_PARAM, { value: key }).filter((k) => k.value !== key);
 }
 
@@ -249,12 +223,12 @@ function nearMisses(key: string): RoleValue[] {
  * caller).
  */
 export function nearMissKeys(key: string): { label: string; value: string }[] {
-  return nearMisses(key).flatMap((k) => (typeof k.value === 'string' ? [{ label: k.label, value: k.value }] : []));
+  return keyNearMisses(key).flatMap((k) => (typeof k.value === 'string' ? [{ label: k.label, value: k.value }] : []));
 }
 
 /** Near misses of the key that are not text (a JSON true, a query operator object), with the methods that carry them. */
 function nearMissValues(key: string): RoleValue[] {
-  return nearMisses(key).filter((k) => typeof k.value !== 'string');
+  return keyNearMisses(key).filter((k) => typeof k.value !== 'string');
 }
 
 /**
