@@ -196,7 +196,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   );
   console.log('the ten longest:');
   for (const f of all.slice(0, 10)) console.log(`  ${String(f.lines).padStart(4)}  ${f.file}:${f.line} ${f.name}`);
-  for (const c of longClasses) console.log(`class over ${MAX_CLASS_LINES} lines: ${c.lines}  ${c.file}:${c.line} ${c.name}`);
+  for (const c of longClasses)
+    console.log(`class over ${MAX_CLASS_LINES} lines: ${c.lines}  ${c.file}:${c.line} ${c.name}`);
   for (const f of longFiles) console.log(`file over ${MAX_FILE_LINES} lines: ${f}`);
   for (const c of cycles) console.log(`cycle: ${c.join(' <-> ')}`);
   for (const t of twice) console.log(`declared twice: ${t}`);

@@ -5,9 +5,9 @@ import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import {
   BOUNDARY_FAULTS,
   CONTRACT_FAULTS,
+  CROSSING_FAULTS,
   type Fault,
   GENERATED_FAULTS,
-  CROSSING_FAULTS,
   INDEPENDENT_FAULTS,
   ROLE_FAULTS,
 } from '../src/simulator/faults.ts';
