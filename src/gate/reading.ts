@@ -226,7 +226,8 @@ export function learnReading(facts: readonly ReadingFact[], run: { allowWrites: 
       evidence.get(evidenceKey) ??
       [...evidence].find(([key]) => (EVIDENCE_OF[knob] ?? [knob]).includes(key.slice(0, key.indexOf('='))))?.[1];
     if (e) point.evidence = e;
-    else if (point.value !== undefined) {
+    // The rate is measured over the run's pace, not shown by one answer (its 429s carry no exchange): kept.
+    else if (point.value !== undefined && knob !== 'rate-limit') {
       // A value no answer shows is not learned (docs/gate.md, the reading file).
       point.note = `not learned: no answer of the run shows it (read ${point.value})`;
       delete point.value;
