@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { type LearnedPoint, readingYaml } from '../src/gate/reading.ts';
+import { compareReadings } from '../src/gate/reading-changes.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { parseReading, type Reading, readingFromFile } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
@@ -165,6 +166,24 @@ describe('the provider reading, learned and served back', () => {
       await again.close();
       await mock.close();
     }
+  });
+
+  it('precedence changes only where a run saw a clear order and the other the reverse', () => {
+    const run = (seen: string[]) => ({ reading: [], vocabulary: { 'precedence-seen': seen } });
+    const changes = (a: string[], b: string[]): string[] =>
+      compareReadings(run(a), run(b)).changes.map((c) => `${c.grade}: ${c.point} ${c.change}`);
+    // Seen both ways as often (a tie) says nothing; seen in one run only is no change.
+    assert.deepEqual(
+      changes(
+        ['malformed-msisdn>unknown-product', 'unknown-product>malformed-msisdn'],
+        ['unknown-product>malformed-msisdn'],
+      ),
+      [],
+    );
+    assert.deepEqual(changes(['wrong-key>malformed-msisdn'], []), []);
+    assert.deepEqual(changes(['wrong-key>malformed-msisdn'], ['malformed-msisdn>wrong-key']), [
+      'warning: precedence wrong-key > malformed-msisdn -> malformed-msisdn > wrong-key',
+    ]);
   });
 
   it('--baseline names exactly the knob that changed; --fail-on-change exits 1 on it', async () => {

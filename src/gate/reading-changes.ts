@@ -242,10 +242,13 @@ function nameAndPrecedenceChanges(va: Vocabulary, vb: Vocabulary, oneSide: OneSi
     }
   // Only an order seen both ways is a change: a pair one run saw and the other did not is not seen this time,
   // and the rest of `precedence` is the tie-break of kinds never seen together.
+  // A pair a run saw both ways (as often) says nothing of the order: only a clear order reversed is a change.
+  const seenA = new Set(va['precedence-seen'] ?? []);
   const seenB = new Set(vb['precedence-seen'] ?? []);
-  for (const pair of va['precedence-seen'] ?? []) {
+  for (const pair of seenA) {
     const [first, second] = pair.split('>');
-    if (seenB.has(`${second}>${first}`))
+    const reversed = `${second}>${first}`;
+    if (!seenA.has(reversed) && seenB.has(reversed) && !seenB.has(pair))
       changes.push({ grade: 'warning', point: 'precedence', change: `${first} > ${second} -> ${second} > ${first}` });
   }
   return changes;
