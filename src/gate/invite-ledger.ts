@@ -33,6 +33,8 @@ export interface CarriedOut {
   /** The name its trx_id was sent under (`trx_id`, `trxid`). */
   sentAs: string;
   body: unknown;
+  /** What it sent: each parameter's value under its canonical name, the key left out. */
+  sent?: Record<string, unknown>;
 }
 
 interface LedgerState {
@@ -225,9 +227,9 @@ export class InviteLedger {
   }
 
   /** Notes an invite a conformant API carries out that was answered ok true. */
-  noteCarriedOut(trxId: string | undefined, sentAs: string, body: unknown): void {
+  noteCarriedOut(trxId: string | undefined, sentAs: string, body: unknown, sent?: Record<string, unknown>): void {
     if (trxId === undefined || this.state.carriedOut.some((c) => c.trxId === trxId)) return;
-    const carried = { trxId, sentAs, body };
+    const carried: CarriedOut = { trxId, sentAs, body, ...(sent ? { sent } : {}) };
     this.state.carriedOut.push(carried);
     this.save([], carried);
   }

@@ -3,6 +3,7 @@ import {
   type LearnedFields,
   type LearnedRefusal,
   malformedKind,
+  problemKind,
   REFUSAL_KINDS,
   type ReadingEvidence,
   type RefusalKind,
@@ -98,26 +99,87 @@ function majorityWord(
   return (ranked.find(([w]) => !foreign.has(w)) ?? ranked[0])?.[0] ?? '';
 }
 
+/** The parameter whose value a kind of refusal is about (`malformed-product`: product_code; `wrong-key`: api_key). */
+function paramOfKind(kind: string): string | undefined {
+  if (kind === 'wrong-key') return 'api_key';
+  if (kind === 'malformed-product') return 'product_code';
+  return kind.startsWith('malformed-') ? kind.slice('malformed-'.length).replace(/-/g, '_') : undefined;
+}
+
+/** The kind of refusal a malformed value of a parameter is (`api_key`: wrong-key, or missing-key when empty). */
+function kindOfParam(param: string, shape: string): RefusalKind | undefined {
+  return problemKind({ param, code: 'invalid' }, shape === 'empty' ? '' : shape);
+}
+
+/** Whose word a refusal of a request the gate saw nothing wrong with is, by endpoint and word (`ownersOf`). */
+type WordOwner = (endpoint: string, word: string) => string | undefined;
+
+/**
+ * The parameter each word belongs to on an endpoint, where the gate saw nothing wrong with the requests it was
+ * given: the one parameter of such requests that had a value of a shape that got no other answer (a limit `+5`
+ * the provider refuses as it refuses limit 0, say). Facts of a run before the request's other faults were kept
+ * tell none.
+ */
+function ownersOf(valueFacts: readonly Counted<ValueFact>[]): WordOwner {
+  const outcomes = new Map<string, Set<string>>();
+  for (const v of valueFacts) {
+    const key = JSON.stringify(v.value.slice(0, 3));
+    outcomes.set(key, (outcomes.get(key) ?? new Set()).add(v.value[3]));
+  }
+  const candidates = new Map<string, Set<string>>();
+  for (const v of valueFacts) {
+    const [endpoint, param, , outcome, flagged, others] = v.value;
+    if (outcome === 'ok' || flagged !== '' || !Array.isArray(others) || others.length) continue;
+    if (outcomes.get(JSON.stringify(v.value.slice(0, 3)))?.size !== 1) continue;
+    const key = `${endpoint} ${outcome}`;
+    candidates.set(key, (candidates.get(key) ?? new Set()).add(param));
+  }
+  return (endpoint, word) => {
+    const params = candidates.get(`${endpoint} ${word}`);
+    return params?.size === 1 ? [...params][0] : undefined;
+  };
+}
+
 /**
  * The words the provider gave (on an endpoint) to requests with no fault the gate knows: its own rules' words
- * (an ID of a shape it refuses, a balance run out), never a kind's that such a request did not have.
+ * (an ID of a shape it refuses, a balance run out), never a kind's that such a request did not have. A word that
+ * belongs to the kind's own parameter (`owner`) is the kind's still: the provider refuses more of its values.
  */
-function foreignWords(refused: readonly Counted<Refused>[], endpoint?: string): Set<string> {
+function foreignWords(
+  refused: readonly Counted<Refused>[],
+  endpoint?: string,
+  kind?: string,
+  owner?: WordOwner,
+): Set<string> {
+  const param = kind === undefined ? undefined : paramOfKind(kind);
   return new Set(
     refused
       .filter((r) => (endpoint === undefined || r.value[5] === endpoint) && r.value[0].length === 0)
+      .filter((r) => param === undefined || owner?.(r.value[5], wordOf(r.value[1], r.value[2])) !== param)
       .map((r) => wordOf(r.value[1], r.value[2])),
   );
 }
 
+/**
+ * A request with several faults, as the order of checks is learned from: its faults and the word it got; `first`,
+ * the fault that word is of where no kind's word tells it (a value's own word).
+ */
+interface MultiFault {
+  faults: RefusalKind[];
+  word: string;
+  count: number;
+  endpoint: string;
+  first?: RefusalKind;
+}
+
 /** The order the provider checks faults in, from refusals of requests with several: a topological order. */
 function precedenceFrom(
-  multi: readonly { faults: RefusalKind[]; word: string; count: number; endpoint: string }[],
+  multi: readonly MultiFault[],
   wordOfKind: (kind: RefusalKind, endpoint: string) => string | undefined,
 ): { order: RefusalKind[]; seen: string[] } | undefined {
   const before = new Map<string, number>();
   for (const m of multi) {
-    const matching = m.faults.filter((k) => wordOfKind(k, m.endpoint) === m.word);
+    const matching = m.first ? [m.first] : m.faults.filter((k) => wordOfKind(k, m.endpoint) === m.word);
     // Only a word that is one fault's alone says which was checked first.
     if (matching.length !== 1) continue;
     const first = matching[0] as RefusalKind;
@@ -168,8 +230,11 @@ const WHY_NOT: Partial<Record<RefusalKind, string>> = {
 /** A refusal's fact: its faults, HTTP status, word, field signature, whether a value was empty, and endpoint. */
 type Refused = [string[], number, string, string[], boolean, string];
 
-/** A value's fact: endpoint, parameter, shape, outcome, and what the document's schema flagged. */
-type ValueFact = [string, string, string, string, string];
+/**
+ * A value's fact: endpoint, parameter, shape, outcome, what the document's schema flagged, and the request's other
+ * faults (absent in facts of older runs).
+ */
+type ValueFact = [string, string, string, string, string, string[]?];
 
 /** Refusals by kind and endpoint, keyed by `kindAt`. */
 type RefusalsByKind = Map<string, Counted<Refused>[]>;
@@ -194,6 +259,7 @@ function refusalsByKind(
   refused: readonly Counted<Refused>[],
   valueFacts: readonly Counted<ValueFact>[],
   inferred: Set<string>,
+  owner: WordOwner,
 ): RefusalsByKind {
   const byKind: RefusalsByKind = new Map();
   // A fault of an empty value tells no kind (read as missing, or as malformed?): its value's rule says it.
@@ -202,16 +268,25 @@ function refusalsByKind(
     const only = faults[0];
     if (faults.length === 1 && only && isRefusalKind(only) && !empty) addRefusal(byKind, only, r);
   }
-  // A refusal of several faults whose word is none of the known kinds' is the one fault whose word is unknown.
-  const foreign = foreignWords(refused);
-  const knownWords = new Set([...byKind.values()].map((l) => majorityWord(l, foreign)));
+  // A refusal of several faults whose word is none of the known kinds' is the one fault whose word is unknown; when
+  // that word is the one most requests with those faults got (else another rule gave it: a read-only run, whose
+  // every invite has an unknown product and a used trx_id, sees a number refused by the provider's own rule so).
+  const knownWords = new Set(
+    [...byKind].map(([key, l]) => majorityWord(l, foreignWords(refused, undefined, key.split(' ')[0], owner))),
+  );
+  const ofFaults = (r: Counted<Refused>): string => JSON.stringify([r.value[5], [...r.value[0]].sort()]);
+  const bySet = new Map<string, Counted<Refused>[]>();
+  for (const r of refused) if (!r.value[4]) bySet.set(ofFaults(r), [...(bySet.get(ofFaults(r)) ?? []), r]);
+  const usual = (r: Counted<Refused>): boolean =>
+    majorityWord(bySet.get(ofFaults(r)) ?? []) === wordOf(r.value[1], r.value[2]);
   for (const r of refused) {
     const kinds = r.value[0].filter(isRefusalKind);
     const unknown = kinds.filter((k) => !byKind.has(kindAt(k, r.value[5])));
-    if (kinds.length > 1 && unknown.length === 1 && !knownWords.has(wordOf(r.value[1], r.value[2])) && !r.value[4]) {
+    const word = wordOf(r.value[1], r.value[2]);
+    if (kinds.length > 1 && unknown.length === 1 && !knownWords.has(word) && !r.value[4] && usual(r)) {
       addRefusal(byKind, unknown[0] as RefusalKind, r);
       inferred.add(kindAt(unknown[0] as RefusalKind, r.value[5]));
-      knownWords.add(wordOf(r.value[1], r.value[2]));
+      knownWords.add(word);
     }
   }
   addParameterWords(byKind, refused, valueFacts, knownWords);
@@ -314,6 +389,7 @@ function learnRefusals(
   refused: readonly Counted<Refused>[],
   notLearned: Record<string, string>,
   inferred: ReadonlySet<string> = new Set(),
+  owner?: WordOwner,
 ): NonNullable<Vocabulary['refusals']> {
   const refusals: NonNullable<Vocabulary['refusals']> = {};
   for (const kind of REFUSAL_KINDS) {
@@ -326,7 +402,7 @@ function learnRefusals(
       notLearned[`refusals.${kind}`] = WHY_NOT[kind] ?? 'no request had this fault alone';
       continue;
     }
-    const entry = refusalEntry(all, foreignWords(refused));
+    const entry = refusalEntry(all, foreignWords(refused, undefined, kind, owner));
     // An endpoint whose own word or fields for the kind are others is written beside it; one the kind was seen
     // on only with an empty value (its word the kind's) too.
     for (const e of ENDPOINTS) {
@@ -334,7 +410,7 @@ function learnRefusals(
       const emptyOnes = emptyValueRefusals(refused, kind, e, entry);
       if (emptyOnes.length) lists.push([e, emptyOnes]);
     }
-    const foreignOn = (e: Endpoint): Set<string> => foreignWords(refused, e);
+    const foreignOn = (e: Endpoint): Set<string> => foreignWords(refused, e, kind, owner);
     const endpoints = lists.filter(([e, l]) => !sameWordAsKind(entry, l, foreignOn(e)));
     refusals[kind] = {
       ...entry,
@@ -347,9 +423,24 @@ function learnRefusals(
   return refusals;
 }
 
-/** The word and code of each kind on each endpoint (the endpoint's own, else the kind's), from the refusals. */
-function wordOfKindIn(refusals: NonNullable<Vocabulary['refusals']>): WordOfKind {
+/** The parameters each endpoint was seen with, from the facts of their values. */
+function paramsOn(valueFacts: readonly Counted<ValueFact>[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const v of valueFacts) out.set(v.value[0], (out.get(v.value[0]) ?? new Set()).add(v.value[1]));
+  return out;
+}
+
+/**
+ * The word and code of each kind on each endpoint (the endpoint's own, else the kind's), from the refusals; none
+ * for a malformed value of a parameter the endpoint was never seen with (no request there can have that fault).
+ */
+function wordOfKindIn(
+  refusals: NonNullable<Vocabulary['refusals']>,
+  params: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): WordOfKind {
   return (kind, endpoint) => {
+    const param = kind.startsWith('malformed-') ? paramOfKind(kind) : undefined;
+    if (param !== undefined && params.has(endpoint) && !params.get(endpoint)?.has(param)) return undefined;
     const entry = refusals[kind];
     const own = isEndpoint(endpoint) ? entry?.endpoints?.[endpoint] : undefined;
     const e = own ?? entry;
@@ -357,22 +448,179 @@ function wordOfKindIn(refusals: NonNullable<Vocabulary['refusals']>): WordOfKind
   };
 }
 
-/** The order the provider checks faults in, from the refusals of requests with several. */
+/**
+ * The order the provider checks faults in, from the refusals of requests with several (and `more` such requests,
+ * their faults as the provider's own rules see them).
+ */
 function learnPrecedence(
   refused: readonly Counted<Refused>[],
   wordOfKind: WordOfKind,
+  more: readonly MultiFault[] = [],
 ): { order: RefusalKind[]; seen: string[] } | undefined {
   return precedenceFrom(
-    refused
-      .filter((r) => r.value[0].length > 1)
-      .map((r) => ({
-        faults: r.value[0].filter(isRefusalKind),
-        word: wordOf(r.value[1], r.value[2]),
-        count: r.count,
-        endpoint: r.value[5],
-      })),
+    [
+      ...refused
+        .filter((r) => r.value[0].length > 1)
+        .map((r) => ({
+          faults: r.value[0].filter(isRefusalKind),
+          word: wordOf(r.value[1], r.value[2]),
+          count: r.count,
+          endpoint: r.value[5],
+        })),
+      ...more,
+    ],
     wordOfKind,
   );
+}
+
+/**
+ * Requests with a value the provider refuses by a rule of its own (`values`: the document's schema takes it), or
+ * words apart (`value-words`), and other faults: the value's kind beside them, with the word the request got (a
+ * value's own word: its kind first). Which of them the provider checks first is what the word says.
+ */
+function ruleFaults(
+  valueFacts: readonly Counted<ValueFact>[],
+  values: NonNullable<Vocabulary['values']>,
+  wordOfValue: WordOfValue,
+  words: NonNullable<Vocabulary['value-words']>,
+): MultiFault[] {
+  const out: MultiFault[] = [];
+  for (const v of valueFacts) {
+    const [endpoint, param, shape, outcome, flagged, others] = v.value;
+    // A value refused before any other check tells nothing of the order of the others.
+    if (outcome === 'ok' || !others?.length || words[`${endpoint}.${param}`]?.[shape]?.first) continue;
+    const own = wordOfValue(endpoint, param, shape);
+    const rule = values[`${endpoint}.${param}`]?.[shape];
+    const kind =
+      flagged === '' && rule && isRefusalKind(rule)
+        ? rule
+        : flagged === 'invalid' && own === outcome
+          ? kindOfParam(param, shape)
+          : undefined;
+    const rest = others.filter((k): k is RefusalKind => isRefusalKind(k) && k !== kind);
+    if (!kind || !rest.length) continue;
+    // The value's own word says it was checked first.
+    out.push({
+      faults: [kind, ...rest],
+      word: outcome,
+      count: v.count,
+      endpoint,
+      ...(outcome === own ? { first: kind } : {}),
+    });
+  }
+  return out;
+}
+
+/** The word and code the provider gives values of one shape of a parameter on an endpoint, when it has its own. */
+type WordOfValue = (endpoint: string, param: string, shape: string) => string | undefined;
+
+/** A shape of a value of another JSON type than a text (`number:int`, `boolean`, `array`, ...). */
+const NOT_TEXT = /^(number:.*|boolean|null|object|array)$/;
+
+/**
+ * The words the provider gives values of one shape where it is not its kind's (a limit that is no integer
+ * refused as INVALID_TYPE, one out of range as INVALID_LIMIT), by endpoint and parameter and shape: where every
+ * request with that value wrong (as the document's schema judges it) got that word, but those whose word another
+ * of their faults explains. And where the schema takes a value of another JSON type than a text (a number for a
+ * trx_id, read as its digits) and every request with it got one word that no kind about the request itself has and
+ * none of their other faults explains: the value is refused, in that word.
+ */
+function learnValueWords(
+  valueFacts: readonly Counted<ValueFact>[],
+  refused: readonly Counted<Refused>[],
+  wordOfKind: WordOfKind,
+): NonNullable<Vocabulary['value-words']> {
+  interface Seen {
+    /** The words of the requests no other fault of theirs explains. */
+    words: Set<string>;
+    all: Set<string>;
+    flagged: Set<string>;
+    seen: number;
+    /** Requests with other faults whose word was this value's (won), or another fault's (lost). */
+    won: number;
+    lost: number;
+    first?: Counted<ValueFact>;
+  }
+  const shapes = new Map<string, Seen>();
+  for (const v of valueFacts) {
+    const [endpoint, , , outcome, flagged, others] = v.value;
+    const key = JSON.stringify(v.value.slice(0, 3));
+    const s = shapes.get(key) ?? { words: new Set(), all: new Set(), flagged: new Set(), seen: 0, won: 0, lost: 0 };
+    s.all.add(outcome);
+    s.flagged.add(flagged);
+    // Facts of older runs tell no other faults: none counts.
+    const explained =
+      !Array.isArray(others) || others.some((k) => isRefusalKind(k) && wordOfKind(k, endpoint) === outcome);
+    if (!explained) {
+      s.words.add(outcome);
+      s.seen += v.count;
+      s.first ??= v;
+      if (others?.length) s.won += v.count;
+    } else if (others?.length) s.lost += v.count;
+    shapes.set(key, s);
+  }
+  // Kinds about the request itself, not one parameter's value (the key, a body, the business rules).
+  const ofRequest = REFUSAL_KINDS.filter((k) => paramOfKind(k) === undefined);
+  const out: NonNullable<Vocabulary['value-words']> = {};
+  for (const [key, s] of shapes) {
+    const [endpoint, param, shape] = JSON.parse(key) as [string, string, string];
+    const [word] = [...s.words];
+    const kind = kindOfParam(param, shape);
+    if (s.words.size !== 1 || !word || word === 'ok' || !kind || !s.first || wordOfKind(kind, endpoint) === word)
+      continue;
+    const flagged = s.flagged.size === 1 && s.flagged.has('invalid');
+    const taken =
+      s.flagged.size === 1 &&
+      s.flagged.has('') &&
+      NOT_TEXT.test(shape) &&
+      s.all.size === 1 &&
+      !ofRequest.some((k) => wordOfKind(k, endpoint) === word);
+    if (!flagged && !taken) continue;
+    // The word's code, message and fields as the refusals that got it show them (of this kind alone, if any).
+    const all = refused.filter((r) => r.value[5] === endpoint && wordOf(r.value[1], r.value[2]) === word);
+    const own = all.filter((r) => r.value[0].length === 1 && r.value[0][0] === kind);
+    const list = own.length ? own : all;
+    if (!list.length) continue;
+    const entry = {
+      ...refusalEntry(list),
+      seen: s.seen,
+      // Its word won over every other fault it came with: the provider refuses it before any other check.
+      ...(s.won > 0 && s.lost === 0 ? { first: true } : {}),
+      evidence: evidenceOf(s.first.fact.evidence),
+    };
+    out[`${endpoint}.${param}`] = { ...out[`${endpoint}.${param}`], [shape]: entry };
+  }
+  return out;
+}
+
+/** The word and code of each value shape that has one of its own. */
+function wordOfValueIn(words: NonNullable<Vocabulary['value-words']>): WordOfValue {
+  return (endpoint, param, shape) => {
+    const e = words[`${endpoint}.${param}`]?.[shape];
+    return e ? wordOf(e.http, e.status) : undefined;
+  };
+}
+
+/**
+ * The value words the mock is to serve: none for a shape `values` says the provider takes, nor for one a rule of
+ * `values` refuses as a kind whose word it is already (an empty value refused as missing).
+ */
+function servedWords(
+  words: NonNullable<Vocabulary['value-words']>,
+  values: NonNullable<Vocabulary['values']>,
+  wordOfKind: WordOfKind,
+): NonNullable<Vocabulary['value-words']> {
+  const out: NonNullable<Vocabulary['value-words']> = {};
+  for (const [key, shapes] of Object.entries(words)) {
+    const [endpoint = ''] = key.split('.');
+    for (const [shape, entry] of Object.entries(shapes)) {
+      const rule = values[key]?.[shape];
+      if (rule === 'accepted') continue;
+      if (rule && isRefusalKind(rule) && wordOfKind(rule, endpoint) === wordOf(entry.http, entry.status)) continue;
+      out[key] = { ...out[key], [shape]: entry };
+    }
+  }
+  return out;
 }
 
 /**
@@ -382,18 +630,33 @@ function learnPrecedence(
 function valueVerdict(
   value: ValueFact,
   wordOfKind: WordOfKind,
+  wordOfValue: WordOfValue,
   precedence: readonly RefusalKind[] | undefined,
 ): string | undefined {
-  const [endpoint, param, shape, outcome] = value;
+  const [endpoint, param, shape, outcome, , others] = value;
   let verdict: string | undefined;
+  const mine = kindOfParam(param, shape);
+  // A word another fault of the request has too says nothing of this value (a provider with one word for every
+  // malformed value, say).
+  const shared = (others ?? []).some((k) => k !== mine && isRefusalKind(k) && wordOfKind(k, endpoint) === outcome);
   if (outcome === 'ok') verdict = 'accepted';
+  // The word the provider gives values of this shape: refused for this value.
+  else if (!shared && mine && wordOfValue(endpoint, param, shape) === outcome) verdict = mine;
   else {
     const kinds = REFUSAL_KINDS.filter((k) => wordOfKind(k, endpoint) === outcome);
-    const mine = malformedKind(param);
-    verdict =
-      endpoint === 'cek-trx-id' && param === 'trx_id' && kinds.includes('unknown-transaction')
+    // A value a lookup is by that finds nothing: a transaction, or a product, the provider does not know.
+    const lookup =
+      endpoint === 'cek-trx-id' && param === 'trx_id'
         ? 'unknown-transaction'
-        : kinds.find((k) => k === mine || (k === 'missing-parameter' && shape === 'empty'));
+        : endpoint === 'invite-member' && param === 'product_code' && !others?.includes('unknown-product')
+          ? 'unknown-product'
+          : undefined;
+    verdict =
+      lookup && kinds.includes(lookup)
+        ? lookup
+        : shared
+          ? undefined
+          : kinds.find((k) => k === mine || (k === 'missing-parameter' && shape === 'empty'));
     // Refused for a fault the provider checks after this value's: the value itself passed.
     const order = precedence ?? [];
     const later = (k: RefusalKind): boolean =>
@@ -409,12 +672,13 @@ function valueVerdict(
 function verdictsByShape(
   valueFacts: readonly Counted<ValueFact>[],
   wordOfKind: WordOfKind,
+  wordOfValue: WordOfValue,
   precedence: readonly RefusalKind[] | undefined,
 ): Map<string, { verdicts: Map<string, number>; flagged: Set<string> }> {
   const shapes = new Map<string, { verdicts: Map<string, number>; flagged: Set<string> }>();
   for (const v of valueFacts) {
     const [endpoint, param, shape, , flagged] = v.value;
-    const verdict = valueVerdict(v.value, wordOfKind, precedence);
+    const verdict = valueVerdict(v.value, wordOfKind, wordOfValue, precedence);
     if (!verdict) continue;
     const key = JSON.stringify([endpoint, param, shape]);
     const s = shapes.get(key) ?? { verdicts: new Map<string, number>(), flagged: new Set<string>() };
@@ -432,19 +696,23 @@ function verdictsByShape(
 function learnValues(
   valueFacts: readonly Counted<ValueFact>[],
   wordOfKind: WordOfKind,
+  wordOfValue: WordOfValue,
   precedence: readonly RefusalKind[] | undefined,
 ): NonNullable<Vocabulary['values']> {
   const values: NonNullable<Vocabulary['values']> = {};
-  for (const [key, s] of verdictsByShape(valueFacts, wordOfKind, precedence)) {
+  for (const [key, s] of verdictsByShape(valueFacts, wordOfKind, wordOfValue, precedence)) {
     if (s.verdicts.size !== 1) continue;
     const [endpoint, param, shape] = JSON.parse(key) as [string, string, string];
     const [verdict] = [...s.verdicts.keys()] as [string];
-    // What the schema judged alike needs no rule: accepted and not flagged, or refused as the schema's own kind.
+    // What the schema judged alike needs no rule: accepted and not flagged, or refused as the schema's own kind (a
+    // key the schema takes is still not the run's: a wrong one).
     const schemaSays = s.flagged.has('missing')
       ? 'missing-parameter'
       : s.flagged.has('invalid')
-        ? malformedKind(param)
-        : 'accepted';
+        ? kindOfParam(param, shape)
+        : param === 'api_key'
+          ? 'wrong-key'
+          : 'accepted';
     if (s.flagged.size === 1 && verdict === schemaSays) continue;
     if (verdict !== 'accepted' && !isRefusalKind(verdict)) continue;
     values[`${endpoint}.${param}`] = { ...values[`${endpoint}.${param}`], [shape]: verdict };
@@ -509,6 +777,29 @@ function markEchoes(facts: readonly ReadingFact[], successes: NonNullable<Vocabu
   for (const [key, verdicts] of echoes) {
     const [endpoint, path, param] = JSON.parse(key) as [Endpoint, string, string];
     const field = successes[endpoint]?.fields[path];
+    const same = verdicts.get('same') ?? 0;
+    if (!field || field.echo || same === 0 || same < 0.9 * (same + (verdicts.get('other') ?? 0))) continue;
+    field.echo = param;
+  }
+}
+
+/**
+ * Marks in the records of the run's own invites the fields that carry a parameter of the invite back (the name
+ * it was sent with): every record that had the field agreed, nine in ten (markEchoes).
+ */
+function markRecordEchoes(facts: readonly ReadingFact[], successes: NonNullable<Vocabulary['successes']>): void {
+  const fields = successes['history-transaksi']?.records?.own;
+  if (!fields) return;
+  const echoes = new Map<string, Map<string, number>>();
+  for (const e of factsOf<[string, string, string]>(facts, 'vocabulary:record-echo')) {
+    const key = JSON.stringify(e.value.slice(0, 2));
+    const counts = echoes.get(key) ?? new Map<string, number>();
+    counts.set(e.value[2], (counts.get(e.value[2]) ?? 0) + e.count);
+    echoes.set(key, counts);
+  }
+  for (const [key, verdicts] of echoes) {
+    const [path, param] = JSON.parse(key) as [string, string];
+    const field = fields[path];
     const same = verdicts.get('same') ?? 0;
     if (!field || field.echo || same === 0 || same < 0.9 * (same + (verdicts.get('other') ?? 0))) continue;
     field.echo = param;
@@ -585,13 +876,25 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
   const refused = factsOf<Refused>(facts, 'vocabulary:refused');
   const valueFacts = factsOf<ValueFact>(facts, 'vocabulary:value');
   const inferred = new Set<string>();
-  const refusals = learnRefusals(refusalsByKind(refused, valueFacts, inferred), refused, notLearned, inferred);
-  const wordOfKind = wordOfKindIn(refusals);
-  const learned = learnPrecedence(refused, wordOfKind);
+  const owner = ownersOf(valueFacts);
+  const byKind = refusalsByKind(refused, valueFacts, inferred, owner);
+  const refusals = learnRefusals(byKind, refused, notLearned, inferred, owner);
+  const wordOfKind = wordOfKindIn(refusals, paramsOn(valueFacts));
+  const words = learnValueWords(valueFacts, refused, wordOfKind);
+  const wordOfValue = wordOfValueIn(words);
+  // The order of checks from requests with several faults; then again with the faults of values the provider
+  // refuses by a rule of its own (a trx_id with spaces around, sent with an unknown product) or words apart, and
+  // the values judged by that order.
+  const first = learnPrecedence(refused, wordOfKind);
+  const firstValues = learnValues(valueFacts, wordOfKind, wordOfValue, first?.order);
+  const byRule = ruleFaults(valueFacts, firstValues, wordOfValue, words);
+  const learned = byRule.length ? learnPrecedence(refused, wordOfKind, byRule) : first;
   const precedence = learned?.order;
-  const values = learnValues(valueFacts, wordOfKind, precedence);
+  const values = learnValues(valueFacts, wordOfKind, wordOfValue, precedence);
+  const valueWords = servedWords(words, values, wordOfKind);
   const successes = learnSuccesses(facts, notLearned);
   markEchoes(facts, successes);
+  markRecordEchoes(facts, successes);
   const forms = learnForms(facts);
   const products = learnProducts(facts);
   if (!Object.keys(products).length) notLearned.products = 'no invite was carried out (needs --allow-writes)';
@@ -606,6 +909,7 @@ export function learnVocabulary(facts: readonly ReadingFact[], conflicts: readon
     ...(day ? { day } : {}),
     ...(Object.keys(names).length ? { names } : {}),
     ...(Object.keys(values).length ? { values } : {}),
+    ...(Object.keys(valueWords).length ? { 'value-words': valueWords } : {}),
     ...(Object.keys(notLearned).length ? { 'not-learned': notLearned } : {}),
   };
 }

@@ -25,13 +25,18 @@ const DESCRIBED: Partial<Record<Knob, string>> = {
   'refusal-words': 'not shown (no error answer is shown)',
 };
 
-/** The facts of a scenario's answers, each knob and value once, with the first answer that shows it. */
+/**
+ * The facts of a scenario's answers, each knob and value once, with the first answer that shows it. `quiet`: answers
+ * of a property's exploration that no case adopted, which tell the provider's vocabulary only (its words, the order
+ * of its checks over requests with several faults), never a knob.
+ */
 export function scenarioFacts(
   api: ApiModel,
   exchanges: readonly Exchange[],
   ctx: FaultContext,
   extraFields: (ex: Exchange) => boolean,
   show: (ex: Exchange) => ShownExchange,
+  opts: { quiet?: readonly Exchange[] } = {},
 ): ReadingFact[] {
   const out = new Map<string, ReadingFact>();
   // One exchange is the evidence of many facts: shown (redacted) once.
@@ -41,11 +46,14 @@ export function scenarioFacts(
     shown.set(ex, s);
     return s;
   };
-  for (const ex of exchanges) {
-    for (const f of readingFacts(api, ex, ctx.apiKey, extraFields(ex))) {
-      const key = `${f.knob}=${f.value}`;
-      if (!out.has(key)) out.set(key, { point: 'reading', ...f, evidence: once(ex) });
-    }
+  const loud = new Set(exchanges);
+  const quiet = new Set((opts.quiet ?? []).filter((ex) => !loud.has(ex)));
+  for (const ex of [...exchanges, ...quiet]) {
+    if (!quiet.has(ex))
+      for (const f of readingFacts(api, ex, ctx.apiKey, extraFields(ex))) {
+        const key = `${f.knob}=${f.value}`;
+        if (!out.has(key)) out.set(key, { point: 'reading', ...f, evidence: once(ex) });
+      }
     // The vocabulary's facts add up: answers, records and numbers seen, each value with its first evidence.
     for (const f of vocabularyFacts(api, ex, ctx)) {
       const key = `${f.knob}=${f.value}`;

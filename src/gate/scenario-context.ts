@@ -1,6 +1,7 @@
 import { TransportError } from '../client/transport.js';
 import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
+import { sentValue } from '../openapi/shape.js';
 import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
 import type { GeneratedCase } from './generators/cases.js';
 import {
@@ -32,6 +33,8 @@ import { MaybeCarriedOut, RateLimited, sendUnderPolicy, type TrafficNotes } from
 export interface Recording {
   /** Every answer it received (quiet ones only when a generated case adopted them), in order. */
   exchanges: Exchange[];
+  /** Quiet answers (a property's exploration): judged only when adopted, and the provider's vocabulary learns from all. */
+  quiet: Exchange[];
   /** Generated cases and their answers: judged by judgeCase, not again with the rest. */
   generated: Map<Exchange, GeneratedCase>;
   /** Guarded invites answered as a replay of the first invite of their trx_id: INV-2 does not judge them. */
@@ -63,6 +66,17 @@ function trxNameIn(api: ApiModel, params: Params): string {
   return api.foldRequest('invite-member', params).sentAs.trx_id?.[0] ?? 'trx_id';
 }
 
+/** What an invite sent: each parameter's value under its canonical name, as it went over the wire; no key. */
+function sentValues(api: ApiModel, ex: Exchange): Record<string, unknown> {
+  const { sentAs } = api.foldRequest('invite-member', ex.params);
+  const out: Record<string, unknown> = {};
+  for (const p of api.operation('invite-member').params) {
+    const v = p.role === 'secret' ? undefined : sentValue(sentAs, ex.params, p.name, ex.method);
+    if (v !== undefined) out[p.name] = v;
+  }
+  return out;
+}
+
 /**
  * Whether an invite that failed surely charged nothing: still rate-limited by 429s (only a 429 says it was not
  * carried out), or the run's pace lost before it went (an invite is sent again only after nothing was sent, or
@@ -82,6 +96,7 @@ function inviteTrxId(api: ApiModel, params: Params): string | undefined {
 function emptyRecording(): Recording {
   return {
     exchanges: [],
+    quiet: [],
     generated: new Map(),
     replays: new Set(),
     mustRefuse: new Set(),
@@ -147,7 +162,8 @@ class ScenarioTraffic {
     const { notes } = this.recording;
     const how = { ...(opts.body ? { body: opts.body } : {}), ...(opts.kept ? { kept: true } : {}) };
     const ex = await sendUnderPolicy(this.deps.raw, endpoint, method, params, policy, notes, how);
-    if (!opts.quiet) this.recording.exchanges.push(ex);
+    if (opts.quiet) this.recording.quiet.push(ex);
+    else this.recording.exchanges.push(ex);
     if (opts.mustRefuse) this.recording.mustRefuse.add(ex);
     this.learn(ex);
     return ex;
@@ -234,7 +250,7 @@ class ScenarioTraffic {
 
   /** An invite carried out: the ledger keeps it (lookups of what it wrote), and the next balance drop prices it. */
   private carriedOut(trx: string | undefined, params: Params, ex: Exchange): void {
-    this.ledger.noteCarriedOut(trx, trxNameIn(this.api, params), ex.body);
+    this.ledger.noteCarriedOut(trx, trxNameIn(this.api, params), ex.body, sentValues(this.api, ex));
     this.carriedSince++;
   }
 

@@ -160,7 +160,9 @@ function observationsOf(deps: RunDeps, rec: Recording, withExtraFields: Set<Exch
       (w): ReadingFact => ({ point: 'reading', knob: 'rate-limited', value: String(w.httpStatus) }),
     ),
     ...rateSeen(deps.policy.pace?.providerRate()),
-    ...scenarioFacts(deps.api, rec.exchanges, faultContext(deps), (ex) => withExtraFields.has(ex), showExchange),
+    ...scenarioFacts(deps.api, rec.exchanges, faultContext(deps), (ex) => withExtraFields.has(ex), showExchange, {
+      quiet: rec.quiet,
+    }),
   ];
 }
 
@@ -241,6 +243,7 @@ function faultContext(deps: RunDeps): FaultContext {
     apiKey: deps.target.apiKey,
     knownTrxIds: new Set([...history, ...own, ...(deps.data.knownTrxId ? [deps.data.knownTrxId] : [])]),
     ownTrxIds: new Set(own),
+    ownInvites: new Map(deps.ledger.carriedOut.flatMap((c) => (c.sent ? [[c.trxId, c.sent] as const] : []))),
     ...(deps.target.product !== undefined ? { product: deps.target.product } : {}),
     ...(deps.target.kind !== undefined ? { kind: deps.target.kind } : {}),
     ...(deps.ledger.price !== undefined ? { price: deps.ledger.price } : {}),

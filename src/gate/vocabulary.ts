@@ -21,6 +21,11 @@ export interface FaultContext {
   knownTrxIds: ReadonlySet<string>;
   /** The run's own invites (their records are learned apart from the account's others). */
   ownTrxIds: ReadonlySet<string>;
+  /**
+   * What the run's own invites sent, by trx_id: each parameter's value under its canonical name, the key left out
+   * (a field of their records that carries one back is learned).
+   */
+  ownInvites?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** The configured product and kind; a product other than it is one the run does not know. */
   product?: string;
   kind?: string;
@@ -186,6 +191,59 @@ export function dayOffsets(date: unknown, now = Date.now()): [number, number] | 
   return [Math.ceil((start - now) / 60_000), Math.floor((start + 86_400_000 - now) / 60_000)];
 }
 
+/** Whether a field's value carries a parameter's back: `same`, `null` (for a parameter not sent) or `other`. */
+function echoVerdict(v: unknown, sent: unknown): 'same' | 'null' | 'other' {
+  if (sent !== undefined && v !== undefined && v !== null && String(v) === String(sent)) return 'same';
+  return (sent === undefined || sent === '') && v === null ? 'null' : 'other';
+}
+
+/**
+ * The undocumented fields of a record of the run's own invite against what that invite sent: a record may carry
+ * one of its parameters back (the name it was sent with, say), to be learned and served as such.
+ */
+function recordEchoes(
+  api: ApiModel,
+  rec: Record<string, unknown>,
+  invite: Readonly<Record<string, unknown>>,
+  undocumented: (path: string) => boolean,
+): VocabularyFact[] {
+  const out: VocabularyFact[] = [];
+  const leaves = flatLeaves(rec);
+  for (const param of api.operation('invite-member').params) {
+    if (param.role === 'secret') continue;
+    for (const [path, v] of leaves)
+      if (undocumented(path))
+        out.push(fact('vocabulary:record-echo', [path, param.name, echoVerdict(v, invite[param.name])]));
+  }
+  return out;
+}
+
+/**
+ * Each parameter's value, by its shape, beside the outcome and what else the request did wrong: the learner tells
+ * from the refusal's word whose value it was (reading.ts), and whether the document's schema judged the value
+ * otherwise. A key only when it is no string, by its JSON type alone (a provider may word it apart).
+ */
+function valueFacts(api: ApiModel, ex: Exchange, faults: readonly RefusalKind[]): VocabularyFact[] {
+  const folded = api.foldRequest(ex.endpoint, ex.params);
+  const outcome = outcomeOf(ex);
+  const out: VocabularyFact[] = [];
+  for (const param of api.operation(ex.endpoint).params) {
+    const v = sentValue(folded.sentAs, ex.params, param.name, ex.method);
+    if (v === undefined || (param.role === 'secret' && typeof v === 'string')) continue;
+    const problems = folded.problems.filter((q) => q.param === param.name);
+    const flagged = problems[0]?.code ?? '';
+    const mine = new Set(problems.map((q) => problemKind(q, sentValue(folded.sentAs, ex.params, q.param))));
+    // A key the document takes is still the key's own fault when it is not the run's.
+    if (param.role === 'secret') for (const k of ['wrong-key', 'missing-key'] as const) mine.add(k);
+    const others = faults.filter((k) => !mine.has(k));
+    // A JSON array in a body is one value of its own type (the fold reads one of one element as that element).
+    const raw = ex.params[folded.sentAs[param.name]?.[0] ?? ''];
+    const shape = ex.method === 'POST' && Array.isArray(raw) ? 'array' : valueShape(param.role, v);
+    out.push(fact('vocabulary:value', [ex.endpoint, param.name, shape, outcome, flagged, others]));
+  }
+  return out;
+}
+
 /** What one answer shows of the provider's vocabulary. */
 export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext): VocabularyFact[] {
   const body = bodyOf(ex);
@@ -198,17 +256,9 @@ export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext):
     if (refused) out.push(refused);
     if (throttledOrBusy(ex)) return out;
   }
-  // Each parameter's value, by its shape, beside the outcome: the learner tells from the refusal's word whose
-  // value it was (reading.ts), and whether the document's schema judged the value otherwise.
-  const folded = api.foldRequest(ex.endpoint, ex.params);
-  const outcome = outcomeOf(ex);
-  for (const param of api.operation(ex.endpoint).params) {
-    const v = sentValue(folded.sentAs, ex.params, param.name, ex.method);
-    if (v === undefined || param.role === 'secret') continue;
-    const flagged = folded.problems.find((q) => q.param === param.name)?.code ?? '';
-    out.push(fact('vocabulary:value', [ex.endpoint, param.name, valueShape(param.role, v), outcome, flagged]));
-  }
+  out.push(...valueFacts(api, ex, faults));
   if (body.ok !== true) return out;
+  const folded = api.foldRequest(ex.endpoint, ex.params);
   // A success: its envelope's fields (history records apart), each record's, and the forms of its numbers.
   const recs = ex.endpoint === 'history-transaksi' ? records(ex) : undefined;
   const inRecords = (path: string): boolean => recs !== undefined && path.startsWith('data[]');
@@ -227,14 +277,7 @@ export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext):
     if (param.role === 'secret') continue;
     const sent = sentValue(folded.sentAs, ex.params, param.name, ex.method);
     for (const path of Object.keys(leaves)) {
-      const v = raw.get(path);
-      const verdict =
-        sent !== undefined && v !== undefined && v !== null && String(v) === String(sent)
-          ? 'same'
-          : (sent === undefined || sent === '') && v === null
-            ? 'null'
-            : 'other';
-      out.push(fact('vocabulary:echo', [ex.endpoint, path, param.name, verdict]));
+      out.push(fact('vocabulary:echo', [ex.endpoint, path, param.name, echoVerdict(raw.get(path), sent)]));
     }
   }
   const forms = new Map<string, number>();
@@ -256,6 +299,8 @@ export function vocabularyFacts(api: ApiModel, ex: Exchange, ctx: FaultContext):
       const own = ctx.ownTrxIds.has(String(r.trx_id));
       const day = own ? dayOffsets(r.date) : undefined;
       if (day) out.push(fact('vocabulary:day', day));
+      const invite = own ? ctx.ownInvites?.get(String(r.trx_id)) : undefined;
+      if (invite) out.push(...recordEchoes(api, r, invite, (path) => undocumented(`data[].${path}`)));
       const key = JSON.stringify([own ? 'own' : 'other', fieldSignature(r)]);
       const seen = sigs.get(key);
       if (seen) seen.count++;

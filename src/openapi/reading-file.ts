@@ -131,6 +131,21 @@ const endpointRefusal = {
   properties: refusalProperties,
 } as const satisfies JSONSchema;
 
+/** A word a value of one shape gets (`value-words`): a refusal, and whether the provider refuses it first. */
+const valueWord = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['http', 'status', 'fields', 'seen', 'evidence'],
+  properties: {
+    ...refusalProperties,
+    /**
+     * True when its word won over every other fault it came with (a provider that checks the JSON types of the
+     * parameters as it reads them, before the key): served before any other check.
+     */
+    first: { type: 'boolean' },
+  },
+} as const satisfies JSONSchema;
+
 const refusal = {
   type: 'object',
   additionalProperties: false,
@@ -268,6 +283,15 @@ export const READING_FILE_SCHEMA = {
         additionalProperties: { type: 'string', enum: ['accepted', ...REFUSAL_KINDS] },
       },
     },
+    /**
+     * Words the provider gives a value of one shape where they are not its kind's (a limit that is no integer
+     * refused as INVALID_TYPE where one out of range is refused as INVALID_LIMIT), by endpoint and parameter
+     * (`history-transaksi.limit`) and the value's shape (`number:fraction`): each a refusal as in `refusals`.
+     */
+    'value-words': {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: valueWord },
+    },
     /** What was not learned, by point (`refusals.balance-too-low`), with the reason. */
     'not-learned': { type: 'object', additionalProperties: { type: 'string' } },
   },
@@ -277,6 +301,7 @@ export type ReadingFile = FromSchema<typeof READING_FILE_SCHEMA>;
 export type Vocabulary = Omit<ReadingFile, 'version' | 'profile' | 'evidence' | (typeof KNOB_NAMES)[number]>;
 export type LearnedRefusal = FromSchema<typeof refusal>;
 export type EndpointRefusal = FromSchema<typeof endpointRefusal>;
+export type ValueWord = FromSchema<typeof valueWord>;
 export type LearnedSuccess = FromSchema<typeof learnedSuccess>;
 export type LearnedFields = FromSchema<typeof fieldValues>;
 export type ReadingEvidence = FromSchema<typeof evidence>;

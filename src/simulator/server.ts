@@ -19,7 +19,7 @@ import { presentAnswer } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
 import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
-import { OWN_SOURCE, ServedVocabulary, type World, withProducts } from './vocabulary.js';
+import { OWN_SOURCE, ServedVocabulary, type ShapedValue, type World, withProducts } from './vocabulary.js';
 
 export type { LogEntry } from './request-log.js';
 
@@ -174,6 +174,7 @@ type Replier = (
   rewrite?: (body: Record<string, unknown>) => void,
   sent?: Params,
   kind?: RefusalKind,
+  value?: ShapedValue,
 ) => void;
 
 /** One API request in hand: what came, its log entry, and how it is answered. */
@@ -192,8 +193,11 @@ class SimulatorHandler {
   private seq = 0;
   /** The requests each connection has carried so far. */
   private readonly carried = new WeakMap<Socket, number>();
-  /** The trx_ids of invites carried out here: their history records take the provider's own invites' fields. */
-  private readonly own = new Set<string>();
+  /**
+   * The invites carried out here, by trx_id, with what they sent: their history records take the provider's own
+   * invites' fields, and carry back what those carried back (the name an invite was sent with, say).
+   */
+  private readonly own = new Map<string, Params>();
   private readonly seenRequests = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly limit: ReturnType<typeof rateLimitOf>;
@@ -314,10 +318,10 @@ class SimulatorHandler {
     entry: LogEntry,
     endpoint: string | undefined,
   ): Replier {
-    return (answer, rewrite, sent = {}, kind) => {
+    return (answer, rewrite, sent = {}, kind, value) => {
       const at = endpoint && isEndpoint(endpoint) ? endpoint : undefined;
       const served = this.c.learned
-        ? this.serveLearned(this.c.learned, answer, at, sent, kind)
+        ? this.serveLearned(this.c.learned, answer, at, sent, kind, value)
         : { answer: presentAnswer(answer, at, this.c.reading), source: OWN_SOURCE };
       const shaped = { ...served.answer, headers: { ...served.answer.headers, 'h2h-source': served.source } };
       // A fault's rewrite comes last: the reading shapes the answer, the fault breaks it.
@@ -369,12 +373,7 @@ class SimulatorHandler {
     // The provider's checks first: what it refuses, in the order it checks, and how it reads what it accepts.
     const checked = learned.check(endpoint, params, world);
     if (!('kind' in checked)) return checked.params;
-    reply(
-      learned.refusal(checked.kind, endpoint)?.answer ?? learned.ownRefusal(checked.kind),
-      undefined,
-      params,
-      checked.kind,
-    );
+    reply(learned.ownRefusal(checked.kind), undefined, params, checked.kind, checked.value);
     return undefined;
   }
 
@@ -383,7 +382,7 @@ class SimulatorHandler {
     const { state } = this.c;
     const handled = await state.handle(endpoint, params, method);
     if (endpoint === 'invite-member' && handled.answer.body.ok === true)
-      this.own.add(String(handled.answer.body.trx_id));
+      this.own.set(String(handled.answer.body.trx_id), params);
     entry.couldSucceed = endpoint === 'invite-member' && handled.couldSucceed;
     // Transport fault `invite-hang`: the invite was carried out, and its answer never comes.
     if (state.fault?.name === 'invite-hang' && endpoint === 'invite-member') return;
@@ -407,11 +406,13 @@ class SimulatorHandler {
     at: Endpoint | undefined,
     sent: Params,
     kind?: RefusalKind,
+    value?: ShapedValue,
   ): { answer: Answer; source: string } {
     const { api, reading } = this.c;
     if (answer.body.ok === false) {
       const k = kind ?? l.kindOf(answer, sent);
-      const theirs = k ? l.refusal(k, at) : undefined;
+      // The provider's word for the kind (for a value of a shape it words apart, that shape's).
+      const theirs = k ? l.refusal(k, at, value) : undefined;
       if (theirs)
         return {
           answer: { ...theirs.answer, ...(answer.headers ? { headers: answer.headers } : {}) },

@@ -7,6 +7,7 @@ import {
   problemKind,
   REFUSAL_KINDS,
   type RefusalKind,
+  type ValueWord,
   type Vocabulary,
 } from '../openapi/reading-file.js';
 import { phoneForm, sentValue, valueShape } from '../openapi/shape.js';
@@ -52,6 +53,12 @@ function statusOfKind(kind: RefusalKind): RefusalStatus {
   if (kind === 'limit-over-maximum') return 'INVALID_LIMIT';
   const found = (Object.entries(KIND_OF_STATUS) as [RefusalStatus, RefusalKind][]).find(([, k]) => k === kind);
   return found?.[0] ?? 'INVALID_PARAMETER';
+}
+
+/** A parameter's value by its shape (valueShape): what a learned rule or word of a value is keyed by. */
+export interface ShapedValue {
+  param: string;
+  shape: string;
 }
 
 /** What the mock knows of its own account when it tells what a request did wrong. */
@@ -139,6 +146,7 @@ export function conform(
       // The request's own value back; null (or nothing) when it has none.
       const sent = echo?.(f.echo);
       const types = f.type.split('|');
+      // In the provider's type: a text of digits as a number, a number or a boolean as its text.
       if (sent !== undefined)
         value[k] =
           typeof sent === 'string' &&
@@ -146,7 +154,11 @@ export function conform(
           types.includes('number') &&
           Number.isFinite(Number(sent))
             ? Number(sent)
-            : sent;
+            : (typeof sent === 'number' || typeof sent === 'boolean') &&
+                !types.includes(typeof sent) &&
+                types.includes('string')
+              ? String(sent)
+              : sent;
       else if (types.includes('null')) value[k] = null;
       // A field every answer had, though the request did not carry its value: the provider's example.
       else if ((f.share ?? 1) >= 0.5)
@@ -206,10 +218,18 @@ export class ServedVocabulary {
     this.order = REFUSAL_KINDS.map((k) => (learned.includes(k) ? (learned[next++] as RefusalKind) : k));
   }
 
-  /** The learned judgement of one value of a parameter, by its shape. */
+  /**
+   * The learned judgement of one value of a parameter, by its shape (a JSON array in a body, as sentValue gives
+   * it, is `array`).
+   */
   private rule(endpoint: Endpoint, param: string, role: string, value: unknown): RefusalKind | 'accepted' | undefined {
-    if (value === undefined || Array.isArray(value)) return undefined;
+    if (value === undefined) return undefined;
     return this.vocabulary.values?.[`${endpoint}.${param}`]?.[valueShape(role, value)];
+  }
+
+  /** The word the provider gives a value of its shape, where it has one of its own (`value-words`). */
+  private valueWord(endpoint: Endpoint, value: ShapedValue): ValueWord | undefined {
+    return this.vocabulary['value-words']?.[`${endpoint}.${value.param}`]?.[value.shape];
   }
 
   /** Whether the provider was seen to accept a value the document's schema refuses (SimState.accepts). */
@@ -220,46 +240,70 @@ export class ServedVocabulary {
 
   /**
    * Before the business rules: the kind of refusal a request gets for what it did wrong, checked in the
-   * provider's order; or its parameters as the provider reads them (an empty value it reads as none dropped, a
-   * month of one digit padded).
+   * provider's order (a value refused before any check first), with the value behind it (its shape may have a word
+   * of its own); or its parameters as the provider reads them (an empty value it reads as none dropped, a month of
+   * one digit padded, a boolean or an object it takes as its JSON text, a JSON array as the document reads it).
    */
-  check(endpoint: Endpoint, raw: Params, world: World): { kind: RefusalKind } | { params: Params } {
+  check(
+    endpoint: Endpoint,
+    raw: Params,
+    world: World,
+  ): { kind: RefusalKind; value?: ShapedValue } | { params: Params } {
     const op = world.api.operation(endpoint);
     const params: Params = { ...raw };
     for (const p of op.params)
       for (const name of [p.name, ...p.aliases]) {
         const v = params[name];
-        if (this.rule(endpoint, p.name, p.role, v) !== 'accepted') continue;
+        // A JSON array in a body comes kept whole (readParams): where the provider was not seen to refuse one, it
+        // is read as the document reads it (an array of one value, that value).
+        if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0])) {
+          const rule = this.rule(endpoint, p.name, p.role, v[0]);
+          if (rule === undefined || rule === 'accepted') params[name] = v[0];
+          continue;
+        }
+        if (Array.isArray(v) || this.rule(endpoint, p.name, p.role, v) !== 'accepted') continue;
         if (v === '') delete params[name];
-        else if (p.role === 'month' && typeof v === 'string' && /^[0-9]$/.test(v)) params[name] = `0${v}`;
+        else if (p.role === 'month' && (typeof v === 'string' || typeof v === 'number') && /^[0-9]$/.test(String(v)))
+          params[name] = `0${v}`;
+        // A boolean or an object the provider takes, as its JSON text (as the document reads a number).
+        else if (typeof v === 'boolean' || (typeof v === 'object' && v !== null)) params[name] = JSON.stringify(v);
       }
     const folded = world.api.foldRequest(endpoint, this.oneNameEach(world.api, endpoint, params));
     const p = folded.params;
     const faults = new Set<RefusalKind>();
+    // The value behind each fault of a value: its shape may have a word of its own (`value-words`).
+    const values = new Map<RefusalKind, ShapedValue>();
     const role = (name: string): string => op.params.find((x) => x.name === name)?.role ?? '';
+    const add = (kind: RefusalKind, param?: string, value?: unknown): void => {
+      faults.add(kind);
+      if (param !== undefined && value !== undefined && !values.has(kind))
+        values.set(kind, { param, shape: valueShape(role(param), value) });
+    };
     for (const q of folded.problems) {
       const sent = sentValue(folded.sentAs, params, q.param);
       const kind = problemKind(q, sent);
       if (q.code !== 'invalid' || q.param === 'api_key') {
-        if (kind) faults.add(kind);
+        if (kind) add(kind, q.code === 'invalid' ? q.param : undefined, sent);
         continue;
       }
       const rule = this.rule(endpoint, q.param, role(q.param), sent);
       if (rule === 'accepted') continue;
       const learned = rule ?? kind;
-      if (learned) faults.add(learned);
+      if (learned) add(learned, q.param, sent);
     }
     const bad = (param: string): boolean => folded.problems.some((q) => q.param === param);
     for (const name of Object.keys(p)) {
       if (bad(name)) continue;
-      const rule = this.rule(endpoint, name, role(name), sentValue(folded.sentAs, params, name));
-      if (rule && rule !== 'accepted') faults.add(rule);
+      const sent = sentValue(folded.sentAs, params, name);
+      const rule = this.rule(endpoint, name, role(name), sent);
+      if (rule && rule !== 'accepted') add(rule, name, sent);
     }
     const limits = limitsOf(this.reading);
     if (endpoint === 'history-transaksi' && limits.refuse && !bad('limit') && Number(p.limit) > limits.maxLimit)
       faults.add('limit-over-maximum');
     const account = bad('api_key') ? undefined : world.accountOf(String(p.api_key));
-    if (!bad('api_key') && account === undefined) faults.add('wrong-key');
+    if (!bad('api_key') && account === undefined)
+      add('wrong-key', 'api_key', sentValue(folded.sentAs, params, 'api_key'));
     if (endpoint === 'invite-member' && account !== undefined) {
       // Under `repeat: replay` the simulator's rules decide a used trx_id: the same invite again gets its first
       // answer, another one the refusal (in the provider's word): the more specific fact wins over the kind's.
@@ -275,8 +319,12 @@ export class ServedVocabulary {
       if (!bad('product_code') && p.product_code !== undefined && !product) faults.add('unknown-product');
       if (product && !bad('kind') && p.kind !== undefined && p.kind !== product.kind) faults.add('kind-mismatch');
     }
-    const first = this.order.find((k) => faults.has(k));
-    return first ? { kind: first } : { params };
+    // A value the provider refuses before any other check (its JSON type, as it reads the request) goes first.
+    const early = [...values].filter(([, v]) => this.valueWord(endpoint, v)?.first).map(([k]) => k);
+    const first = this.order.find((k) => early.includes(k)) ?? this.order.find((k) => faults.has(k));
+    if (!first) return { params };
+    const value = values.get(first);
+    return value ? { kind: first, value } : { kind: first };
   }
 
   /** Two names of one parameter with different values: refused (the fold finds it), or one of them used. */
@@ -299,12 +347,20 @@ export class ServedVocabulary {
     return KIND_OF_STATUS[status];
   }
 
-  /** The provider's refusal of a kind (on an endpoint that words it otherwise, that one's), or undefined. */
-  refusal(kind: RefusalKind, endpoint?: Endpoint): { answer: Answer; entry: EndpointRefusal } | undefined {
+  /**
+   * The provider's refusal of a kind (for a value of a shape it words apart, that shape's; on an endpoint that
+   * words it otherwise, that one's), or undefined.
+   */
+  refusal(
+    kind: RefusalKind,
+    endpoint?: Endpoint,
+    value?: ShapedValue,
+  ): { answer: Answer; entry: EndpointRefusal } | undefined {
     // A body that is JSON but no object, where the file learned no word for it apart: the word of one not JSON.
     const learned =
       this.vocabulary.refusals?.[kind] ?? (kind === 'not-object' ? this.vocabulary.refusals?.['not-json'] : undefined);
-    const entry = (endpoint ? learned?.endpoints?.[endpoint] : undefined) ?? learned;
+    const ofShape = endpoint && value ? this.valueWord(endpoint, value) : undefined;
+    const entry = ofShape ?? (endpoint ? learned?.endpoints?.[endpoint] : undefined) ?? learned;
     if (!entry) return undefined;
     const body: Record<string, unknown> = {};
     conform(body, entry.fields);
@@ -349,7 +405,7 @@ export class ServedVocabulary {
     api: ApiModel,
     answer: Answer,
     endpoint: Endpoint,
-    own: ReadonlySet<string>,
+    own: ReadonlyMap<string, Params>,
     sent: Params,
   ): { answer: Answer; learned: boolean } {
     const learned = this.vocabulary.successes?.[endpoint];
@@ -362,10 +418,13 @@ export class ServedVocabulary {
       if (history && Array.isArray(body.data))
         for (const rec of body.data) {
           if (!isObject(rec)) continue;
-          const mine = own.has(String(rec.trx_id));
+          const invite = own.get(String(rec.trx_id));
           const fields =
-            (mine ? learned.records?.own : learned.records?.other) ?? learned.records?.other ?? learned.records?.own;
-          if (fields) conform(rec, fields);
+            (invite ? learned.records?.own : learned.records?.other) ?? learned.records?.other ?? learned.records?.own;
+          // A field of the run's own invites' records that carries a parameter of the invite back: that invite's.
+          const sentAs = invite ? api.foldRequest('invite-member', invite).sentAs : undefined;
+          const carried = (param: string): unknown => (invite && sentAs ? sentValue(sentAs, invite, param) : undefined);
+          if (fields) conform(rec, fields, '', undefined, carried);
         }
     }
     const forms = this.vocabulary.forms?.[endpoint];
@@ -383,7 +442,7 @@ export class ServedVocabulary {
   private reform(
     body: Record<string, unknown>,
     forms: Record<string, Record<string, number | undefined>>,
-    own: ReadonlySet<string>,
+    own: ReadonlyMap<string, Params>,
     endpoint: Endpoint,
     echoed: ReadonlySet<string>,
   ): void {
