@@ -168,6 +168,15 @@ describe('the provider reading, learned and served back', () => {
     }
   });
 
+  it('a reading file with a misspelled kind of refusal is refused naming it, with the kind it most likely meant', () => {
+    const file = join(tmp, 'misspelled.yaml');
+    writeFileSync(
+      file,
+      'version: 2\nrefusals:\n  wrong-kee:\n    http: 401\n    status: X\n    fields: {}\n    seen: 1\n    evidence: {request: a, answer: b}\n',
+    );
+    assert.throws(() => readingFromFile(file), /\$\.refusals: unknown field 'wrong-kee'; did you mean 'wrong-key'\?/);
+  });
+
   it('precedence changes only where a run saw a clear order and the other the reverse', () => {
     const run = (seen: string[]) => ({ reading: [], vocabulary: { 'precedence-seen': seen } });
     const changes = (a: string[], b: string[]): string[] =>

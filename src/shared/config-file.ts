@@ -43,24 +43,43 @@ export function validateConfig<T>(schema: JSONSchema, value: unknown, source: st
  * known key it most likely meant (`$: unknown field 'timout'; did you mean 'timeout'?`), or the known keys.
  */
 function configLines(errors: readonly ErrorObject[], value: unknown): string[] {
+  const line = (at: string, key: string, known: readonly string[]): string => {
+    const near = didYouMean(key, known);
+    const hint = near ? `; did you mean '${near}'?` : known.length ? ` (the known fields: ${known.join(', ')})` : '';
+    return `${pointerToPath(at)}: unknown field '${key}'${hint}`;
+  };
   const unknown = errors
     .filter((e) => e.keyword === 'additionalProperties')
-    .map((e) => {
-      const key = String((e.params as { additionalProperty?: unknown }).additionalProperty);
-      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      const near = didYouMean(key, known);
-      const hint = near ? `; did you mean '${near}'?` : known.length ? ` (the known fields: ${known.join(', ')})` : '';
-      return `${pointerToPath(e.instancePath)}: unknown field '${key}'${hint}`;
-    });
+    .map((e) =>
+      line(
+        e.instancePath,
+        String((e.params as { additionalProperty?: unknown }).additionalProperty),
+        Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}),
+      ),
+    );
+  // A map whose keys are named by `propertyNames: {enum}` (the reading file's refusal kinds): the same line.
+  const badNames = errors
+    .filter((e) => e.keyword === 'enum' && (e as { propertyName?: string }).propertyName !== undefined)
+    .map((e) =>
+      line(
+        e.instancePath,
+        String((e as { propertyName?: string }).propertyName),
+        ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String),
+      ),
+    );
+  const named = new Set(badNames.length ? ['propertyNames', 'enum'] : []);
   const others = convertAjvErrors(
-    errors.filter((e) => e.keyword !== 'additionalProperties'),
+    errors.filter(
+      (e) =>
+        e.keyword !== 'additionalProperties' && !named.has(e.keyword) && !(e as { propertyName?: string }).propertyName,
+    ),
     value,
   ).map((i) =>
     i.keyword === 'required'
       ? `${pointerToPath(i.pointer.slice(0, i.pointer.lastIndexOf('/')))}: missing required field '${i.property}'`
       : `${i.path}: ${i.rule}`,
   );
-  return [...new Set([...unknown, ...others])];
+  return [...new Set([...unknown, ...badNames, ...others])];
 }
 
 /** A file's text; a file that cannot be read is a UsageError naming it (and, unless `quiet`, why). */
