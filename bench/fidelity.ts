@@ -102,6 +102,8 @@ export interface Fidelity {
   equal: number;
   /** The battery's requests alone (bench/battery.ts): how many, and how many equal by shape. */
   battery: { total: number; equal: number };
+  /** Pairs not compared: one side alone was rate-limited (which request meets a limit is the moment's). */
+  timing: number;
   /** equal / total. */
   share: number;
   differences: { what: string; count: number; example: string }[];
@@ -197,9 +199,16 @@ export async function replayFidelity(
   }
   const differences = new Map<string, { count: number; example: string }>();
   let equal = 0;
+  let timing = 0;
   const ofBattery = { total: list.filter((ex) => ex.battery).length, equal: 0 };
   for (const [i, ex] of list.entries()) {
     const got = answers[i];
+    // Which request a rate limit meets is the moment's, not the reading's (it learns the rate): a pair where one
+    // side alone was limited is not compared, and counted apart. Limited on both sides, it is compared.
+    if (got && limited(ex) !== limited(got)) {
+      timing++;
+      continue;
+    }
     const want = answerShape(ex);
     const shape = got ? answerShape(got) : undefined;
     const decides = limitsDeciding(api, ex, sim.reading);
@@ -221,14 +230,20 @@ export async function replayFidelity(
     seen.count++;
     differences.set(what, seen);
   }
+  const total = list.length - timing;
   return {
-    total: list.length,
+    total,
     equal,
+    timing,
     battery: ofBattery,
-    share: list.length ? equal / list.length : 1,
+    share: total ? equal / total : 1,
     differences: [...differences].map(([what, d]) => ({ what, ...d })).sort((a, b) => b.count - a.count),
   };
 }
+
+/** Whether an answer is a rate limit's (429, or 503 with Retry-After): the contract's words for one. */
+const limited = (ex: Exchange): boolean =>
+  ex.httpStatus === 429 || (ex.httpStatus === 503 && ex.headers?.['retry-after'] !== undefined);
 
 /** A fidelity measured against the simulator playing a reading, as its embedded target (writes allowed). */
 export async function simulatorFidelity(
