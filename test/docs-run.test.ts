@@ -20,7 +20,7 @@ import { gateConfig } from '../src/cli/init.ts';
 import type { SavedFailure } from '../src/gate/failures.ts';
 import { COMMAND_NAMES, type CommandName } from '../src/shared/settings.ts';
 import { DOC_PAGES, type DocCommand, docCommands, parseCommand, whereOf } from './doc-commands.ts';
-import { BIN, ROOT, type Running, startCli, stopChild } from './helpers.ts';
+import { BIN, ROOT, type Running, runProcess, startCli, stopChild } from './helpers.ts';
 
 // Every command README.md and docs/*.md show (test/doc-commands.ts extracts them) runs here as written, each in its
 // own process, against the embedded simulator or an `h2h mock` this test starts, each page in a folder of its own
@@ -295,30 +295,15 @@ interface Done {
 }
 
 /** A command to its end, in its own process, with a deadline (then killed by its PID). */
-function runToEnd(run: Run, dir: string): Promise<Done> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(run.cmd, run.args, {
-      cwd: dir,
-      env: { ...baseEnv(), ...run.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`not done in ${DEADLINE_MS} ms\n${hidden(out).slice(-3000)}`));
-    }, DEADLINE_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
+async function runToEnd(run: Run, dir: string): Promise<Done> {
+  const r = await runProcess(run.cmd, run.args, {
+    cwd: dir,
+    env: { ...baseEnv(), ...run.env },
+    timeoutMs: DEADLINE_MS,
+    what: run.cmd,
+    show: hidden,
   });
+  return { code: r.code, out: `${r.stdout}${r.stderr}` };
 }
 
 /** A long-running command until it says it is ready (its output, or the file it writes to); its first match. */

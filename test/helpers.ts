@@ -61,17 +61,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the h2h CLI as a user would, with a deadline; never leaves the child behind. */
-export function runCli(
-  args: string[],
-  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+/**
+ * A command to its end in its own process, its output collected, with a deadline: past it the process is killed by
+ * its own PID and the promise rejects with `what`, the deadline and the output's tail (through `show`, a redaction).
+ */
+export function runProcess(
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; what: string; show?: (s: string) => string },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -82,14 +82,30 @@ export function runCli(
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(
-        new Error(`h2h ${args.join(' ')} did not finish in ${opts.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`),
-      );
-    }, opts.timeoutMs ?? 120_000);
+      const tail = (opts.show ?? ((s: string) => s))(`${stdout}\n${stderr}`).slice(-3000);
+      reject(new Error(`${opts.what}: not done in ${opts.timeoutMs} ms\n${tail}`));
+    }, opts.timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+  });
+}
+
+/** Runs the h2h CLI as a user would, with a deadline; never leaves the child behind. */
+export function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
+): Promise<CliResult> {
+  return runProcess(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...opts.env },
+    timeoutMs: opts.timeoutMs ?? 120_000,
+    what: `h2h ${args.join(' ')}`,
   });
 }
 

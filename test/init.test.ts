@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -11,7 +10,7 @@ import { PROBE_FILE_EXTRAS } from '../src/probe/config.ts';
 import { refuseKeyInFile } from '../src/redact.ts';
 import { COMMAND_NAMES, type CommandName, resolveSettings, settingsOf } from '../src/shared/settings.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
-import { NO_TARGET_ENV, ROOT, runCli, words } from './helpers.ts';
+import { NO_TARGET_ENV, ROOT, runCli, runProcess, words } from './helpers.ts';
 
 // `h2h init` in empty folders, as a user runs it; then the commands it wrote, run as written.
 
@@ -324,24 +323,12 @@ function shell(
   env: NodeJS.ProcessEnv,
   timeoutMs = 300_000,
 ): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-c', line], { cwd, env: { ...process.env, ...env }, stdio: 'pipe' });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${line}: not done in ${timeoutMs} ms\n${out.slice(-3000)}`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
+  return runProcess('bash', ['-e', '-c', line], {
+    cwd,
+    env: { ...process.env, ...env },
+    timeoutMs,
+    what: line,
+  }).then((r) => ({ code: r.code, out: `${r.stdout}${r.stderr}` }));
 }
 
 interface Step {

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { type DocCommand, docCommands, parseCommand, whereOf } from './doc-commands.ts';
-import { everyByteWritten, ROOT, type Running, startCli } from './helpers.ts';
+import { everyByteWritten, ROOT, type Running, runProcess, startCli } from './helpers.ts';
 
 // docs/gate.md: the Playwright suite run directly, with the same environment as `h2h contract`, runs the same
 // suite. The key given by a file (H2H_API_KEY_FILE, or a config file's api_key_file) is resolved by the global
@@ -35,29 +34,10 @@ function playwright(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PLAYWRIGHT, 'test', ...args], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`playwright test ${args.join(' ')}: not done in 120 s\n${out.slice(-3000)}\n${err}`));
-    }, 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
+  const what = `playwright test ${args.join(' ')}`;
+  return runProcess(process.execPath, [PLAYWRIGHT, 'test', ...args], { cwd, env, timeoutMs: 120_000, what }).then(
+    (r) => ({ code: r.code, out: r.stdout, err: r.stderr }),
+  );
 }
 
 /** What the run wrote: its summary, and the names of every file (HTML report archive opened) holding the key. */
