@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareToBaseline, readBaseline } from '../gate/baseline.js';
+import { type Baseline, compareToBaseline, readBaseline } from '../gate/baseline.js';
 import { buildCatalogue } from '../gate/catalogue/index.js';
 import { CONTRACT_FILE_EXTRAS, type ContractConfig, insecureWarning, resolveContractConfig } from '../gate/config.js';
 import { configEnv, type Discovery, writeDiscovery } from '../gate/handover.js';
@@ -117,7 +117,7 @@ async function runPlaywright(
   io: Io,
   handover: ReturnType<typeof writeDiscovery>,
   workers: number,
-  baseline?: ContractSummary,
+  baseline?: Baseline,
 ): Promise<number> {
   const summaryPath = join(cfg.reportsDir, 'contract-summary.json');
   for (const f of ['contract-summary.json', 'contract-summary.md', 'junit.xml', 'provider-reading.yaml'])

@@ -1,5 +1,5 @@
 import { KNOB_NAMES } from '../openapi/open-points.js';
-import { READING_FILE_SCHEMA, type ReadingFile, type Vocabulary } from '../openapi/reading-file.js';
+import { READING_FILE_SCHEMA, type ReadingFile, vocabularyOf } from '../openapi/reading-file.js';
 import type { Drift } from '../openapi/types.js';
 import { readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 import { changeLine, compareReadings } from './reading-changes.js';
@@ -9,7 +9,10 @@ import type { BaselineChanges, ContractSummary } from './summary-schema.js';
  * A baseline: an earlier contract-summary.json, or a provider-reading.yaml (the reading alone: its knobs and
  * vocabulary are compared, clauses and drift are not). A file that is neither is a usage error (exit 2).
  */
-export function readBaseline(file: string): ContractSummary {
+/** A baseline: a summary, or a reading file's reading alone (`readingOnly`: no clauses, no drift to compare). */
+export type Baseline = Pick<ContractSummary, 'clauses' | 'drift' | 'reading' | 'vocabulary'> & { readingOnly?: true };
+
+export function readBaseline(file: string): Baseline {
   // YAML holds JSON: one read, then the file's shape says which it is.
   const raw = readYamlFile(file, '--baseline');
   const s = raw as Partial<ContractSummary> | null;
@@ -27,11 +30,9 @@ export function readBaseline(file: string): ContractSummary {
 }
 
 /** A reading file (its schema checked) as a baseline that holds a reading and nothing else. */
-function readingBaseline(file: string, raw: unknown): ContractSummary {
+function readingBaseline(file: string, raw: unknown): Baseline {
   const reading = validateConfig<ReadingFile>(READING_FILE_SCHEMA, raw, `--baseline ${file} (a reading file)`);
-  const { version: _v, profile: _p, evidence: _e, ...rest } = reading;
-  const knobs = new Set<string>(KNOB_NAMES);
-  const vocabulary = Object.fromEntries(Object.entries(rest).filter(([k]) => !knobs.has(k))) as Vocabulary;
+  const vocabulary = vocabularyOf(reading);
   return {
     readingOnly: true,
     clauses: [],
@@ -43,24 +44,23 @@ function readingBaseline(file: string, raw: unknown): ContractSummary {
       seen: {},
     })),
     vocabulary,
-  } as unknown as ContractSummary;
+  } as Baseline;
 }
 const driftKey = (d: Drift): string =>
   `${d.endpoint}: ${d.kind === 'http' ? 'HTTP status' : d.kind} \`${d.path}\`${d.value ? ` = ${d.value}` : ''}`;
 
 /** The changes from `before` to `now`. */
-export function compareToBaseline(file: string, before: ContractSummary, now: ContractSummary): BaselineChanges {
-  const status = (s: ContractSummary, id: string): string | undefined => s.clauses.find((c) => c.id === id)?.status;
+export function compareToBaseline(file: string, before: Baseline, now: ContractSummary): BaselineChanges {
+  const status = (s: Baseline, id: string): string | undefined => s.clauses.find((c) => c.id === id)?.status;
   const newlyViolated: string[] = [];
   const newlyHolding: string[] = [];
-  for (const c of now.clauses) {
+  // A reading file holds no clauses and no drift: only the reading is compared.
+  const readingOnly = before.readingOnly === true;
+  for (const c of readingOnly ? [] : now.clauses) {
     const was = status(before, c.id);
     if (c.status === 'violated' && was !== 'violated') newlyViolated.push(`${c.id} (was ${was ?? 'absent'})`);
     if (c.status === 'held' && was === 'violated') newlyHolding.push(c.id);
   }
-  // A reading file holds no clauses and no drift: only the reading is compared.
-  const readingOnly = (before as { readingOnly?: boolean }).readingOnly === true;
-  if (readingOnly) newlyViolated.length = 0;
   const a = new Set(before.drift.map(driftKey));
   const b = new Set(readingOnly ? [] : now.drift.map(driftKey));
   return {

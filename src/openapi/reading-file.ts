@@ -301,6 +301,12 @@ export const READING_FILE_SCHEMA = {
 
 export type ReadingFile = FromSchema<typeof READING_FILE_SCHEMA>;
 export type Vocabulary = Omit<ReadingFile, 'version' | 'profile' | 'evidence' | (typeof KNOB_NAMES)[number]>;
+
+/** The vocabulary of a reading file: all it holds but its version, profile, evidence and knobs. */
+export function vocabularyOf(file: ReadingFile): Vocabulary {
+  const { version: _v, profile: _p, evidence: _e, ...rest } = file;
+  return Object.fromEntries(Object.entries(rest).filter(([k]) => !(KNOB_NAMES as readonly string[]).includes(k)));
+}
 export type LearnedRefusal = FromSchema<typeof refusal>;
 export type EndpointRefusal = FromSchema<typeof endpointRefusal>;
 export type ValueWord = FromSchema<typeof valueWord>;

@@ -3,6 +3,7 @@ import {
   READING_FILE_VERSION,
   type ReadingFile,
   type Vocabulary,
+  vocabularyOf,
 } from '../openapi/reading-file.js';
 import { readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 import { readAs } from '../shared/settings.js';
@@ -135,10 +136,7 @@ export function servedFromFile(path: string): ServedReading {
   } catch (err) {
     throw new UsageError(`profile file ${path}: ${(err as Error).message.replace(/^--legal: /, '')}`);
   }
-  const { version: _v, profile: _p, evidence: _e, ...rest } = file;
-  const vocabulary: Vocabulary = Object.fromEntries(
-    Object.entries(rest).filter(([k]) => !(KNOB_NAMES as readonly string[]).includes(k)),
-  );
+  const vocabulary = vocabularyOf(file);
   return Object.keys(vocabulary).some((k) => k !== 'learned') ? { reading, vocabulary } : { reading };
 }
 
