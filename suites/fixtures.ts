@@ -186,7 +186,7 @@ export const test = base.extend<{ h2h: H2H }>({
       run: async (group) => {
         testInfo.setTimeout(group.entries.reduce((sum, e) => sum + budgetMs(e), 0) + 2 * cfg.timeoutMs);
         if (group.afterWrites) {
-          rediscovered ??= discover(raw, deps.policy, target);
+          rediscovered ??= discover(raw, deps.policy, target, run.data);
           deps.data = await rediscovered;
         }
         let skipped = 0;

@@ -47,7 +47,7 @@ describe('the invite ledger with refusals side by side', () => {
     const first = new InviteLedger(9, file);
     const success: InviteIntent = { expect: 'success', clause: 'INV-1' };
     first.admit(success, 'S1');
-    first.noteCarriedOut('S1', 'trxid', { ok: true, trx_id: 'S1' });
+    first.noteCarriedOut({ trxId: 'S1', sentAs: 'trxid', body: { ok: true, trx_id: 'S1' } });
     first.notePrice(5000);
     first.admit(refusal, 'T1');
     first.settle(refusal, 'T1', 'accepted');

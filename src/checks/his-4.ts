@@ -15,14 +15,16 @@ const NUMBER_PART = /\d{9}/;
  * product could contain. A product may be matched by its code or its name, which history may show under any field
  * or not at all: as the clause says, HIS-4 is judged only with an S that no product can contain, a phone number
  * or a transaction ID of eight characters or more (one of this answer's trx_ids), or any S that holds nine digits in a row (a part of a phone
- * number: with a wildcard of SQL LIKE or a regular expression in it, say).
+ * number: with a wildcard of SQL LIKE or a regular expression in it, say), or a value the run wrote outside the
+ * clause's fields (`foreignQuery`: a member's name in another script).
  */
-function judgedQuery(api: ApiModel, ex: Exchange): string | undefined {
+function judgedQuery(api: ApiModel, ex: Exchange, foreign = false): string | undefined {
   const q = param(api, ex, 'q');
   if (q === undefined) return undefined;
   const s = String(q).trim().toLowerCase();
   if (s === '') return undefined;
   const productFree =
+    foreign ||
     PHONE_LIKE.test(s) ||
     NUMBER_PART.test(s) ||
     // A transaction ID of eight characters or more: a short one (`75`) may stand in a product's name.
@@ -43,7 +45,7 @@ export const his4 = defineCheck({
   run(ev, { api }) {
     const { exchange: ex } = ev;
     // Case and surrounding spaces are not shown by the provider: an occurrence in any letter case counts.
-    const s = judgedQuery(api, ex);
+    const s = judgedQuery(api, ex, ev.foreignQuery);
     if (s === undefined) return [];
     const out = [];
     for (const [i, r] of (records(ex) ?? []).entries()) {

@@ -28,6 +28,11 @@ export interface Evidence {
    * drop of the balance then cannot be put down to the repeats, and only history judges.
    */
   othersActive?: boolean;
+  /**
+   * HIS-4: q is a value the run itself wrote outside the clause's fields (a member's name in another script): no
+   * product holds it, so HIS-4 judges it as it judges a phone number.
+   */
+  foreignQuery?: true;
   /** INV-6: cek-trx-id for the invite's trx_id. */
   lookup?: Exchange;
   /** INV-5, INV-6: history-transaksi with q=<trx_id>. */

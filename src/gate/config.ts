@@ -64,6 +64,8 @@ export interface ContractConfig {
   seed?: number;
   /** Generated requests per operation in the random phase, and history properties per method. @defaultValue 25 */
   examples: number;
+  /** Lookups before the run that learn each record's status (record-kinds.ts). @defaultValue 96 */
+  kindLookups?: number;
   /** Exit 0, not 4, when nothing is violated but a clause the run meant to judge could not be. @defaultValue false */
   allowInconclusive: boolean;
   /** An earlier contract-summary.json to compare with (`--baseline`). */
@@ -233,6 +235,7 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
     ...(grep !== undefined ? { grep } : {}),
     ...(seed !== undefined ? { seed } : {}),
     examples: get.num(r, 'examples'),
+    kindLookups: get.num(r, 'kind-lookups'),
     ...(rate ? { rateLimit: rate } : {}),
     // Fixed here, before the embedded simulator gives the run a base URL.
     concurrency: concurrencyOf({

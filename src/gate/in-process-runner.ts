@@ -106,7 +106,7 @@ export async function runInProcess(
     [chosen.filter((e) => !later.includes(e)), false],
     [later, true],
   ] as const) {
-    if (after && entries.length) deps.data = await discover(raw, policy, target);
+    if (after && entries.length) deps.data = await discover(raw, policy, target, data);
     for (const entry of entries) {
       const notRun = dataSkip(entry, deps.data, after);
       const r = notRun ? skippedResult(entry, notRun) : await executeScenario(entry, deps);

@@ -35,6 +35,8 @@ export interface CarriedOut {
   body: unknown;
   /** What it sent: each parameter's value under its canonical name, the key left out. */
   sent?: Record<string, unknown>;
+  /** How it was sent (`by POST`, `msisdn as nomor`, `msisdn 62-form`, `kind absent`): checks afterwards take one of each. */
+  how?: string[];
 }
 
 interface LedgerState {
@@ -227,9 +229,8 @@ export class InviteLedger {
   }
 
   /** Notes an invite a conformant API carries out that was answered ok true. */
-  noteCarriedOut(trxId: string | undefined, sentAs: string, body: unknown, sent?: Record<string, unknown>): void {
-    if (trxId === undefined || this.state.carriedOut.some((c) => c.trxId === trxId)) return;
-    const carried: CarriedOut = { trxId, sentAs, body, ...(sent ? { sent } : {}) };
+  noteCarriedOut(carried: CarriedOut): void {
+    if (this.state.carriedOut.some((c) => c.trxId === carried.trxId)) return;
     this.state.carriedOut.push(carried);
     this.save([], carried);
   }

@@ -1,6 +1,7 @@
 import { TransportError } from '../client/transport.js';
 import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
+import { numberForm } from '../openapi/numbers.js';
 import { sentValue } from '../openapi/shape.js';
 import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
 import type { GeneratedCase } from './generators/cases.js';
@@ -75,6 +76,19 @@ function sentValues(api: ApiModel, ex: Exchange): Record<string, unknown> {
     if (v !== undefined) out[p.name] = v;
   }
   return out;
+}
+
+/**
+ * How an invite was sent, each a trait: its method, the name each parameter went under (or that it was absent),
+ * the form of its number. The checks of what invites wrote take one invite of each (lookup.ts).
+ */
+function sentHow(api: ApiModel, ex: Exchange): string[] {
+  const { sentAs, params } = api.foldRequest('invite-member', ex.params);
+  const names = api.operation('invite-member').params.map((p) => {
+    const as = sentAs[p.name] ?? [];
+    return as.length ? `${p.name} as ${as.join('+')}` : `${p.name} absent`;
+  });
+  return [`by ${ex.method}`, ...names, `msisdn ${numberForm(params.msisdn)}-form`];
 }
 
 /**
@@ -250,7 +264,14 @@ class ScenarioTraffic {
 
   /** An invite carried out: the ledger keeps it (lookups of what it wrote), and the next balance drop prices it. */
   private carriedOut(trx: string | undefined, params: Params, ex: Exchange): void {
-    this.ledger.noteCarriedOut(trx, trxNameIn(this.api, params), ex.body, sentValues(this.api, ex));
+    if (trx !== undefined)
+      this.ledger.noteCarriedOut({
+        trxId: trx,
+        sentAs: trxNameIn(this.api, params),
+        body: ex.body,
+        sent: sentValues(this.api, ex),
+        how: sentHow(this.api, ex),
+      });
     this.carriedSince++;
   }
 

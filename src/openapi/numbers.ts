@@ -26,6 +26,12 @@ export function to08(number: unknown): string {
   return s.startsWith('62') ? `0${s.slice(2)}` : s;
 }
 
+/** The form a number is written in: `08`, `62`, `+62`, or `other` (none of the provider's forms). */
+export function numberForm(number: unknown): '08' | '62' | '+62' | 'other' {
+  const s = String(number ?? '');
+  return s.startsWith('08') ? '08' : s.startsWith('62') ? '62' : s.startsWith('+62') ? '+62' : 'other';
+}
+
 /** A phone number in 08-form and in 62-form. */
 export function forms(msisdn: unknown): { f08: string; f62: string } {
   return { f08: to08(msisdn), f62: to62(msisdn) };

@@ -334,6 +334,17 @@ export const SETTINGS = [
     help: 'generated requests per operation in the random phase, and history properties per method',
   },
   {
+    flag: 'kind-lookups',
+    arg: 'N',
+    type: 'integer',
+    min: 0,
+    max: 1000,
+    commands: TARGET,
+    file: 'kind_lookups',
+    default: '96',
+    help: "lookups of the account's records before the run, to learn each one's status where history shows none: the gate then looks up, filters for and compares one record of every kind (96 see every status of 5 % or more of an account of a few hundred records, 99 times in 100)",
+  },
+  {
     flag: 'simulator-fault',
     arg: 'NAME',
     type: 'string',

@@ -389,7 +389,7 @@ export const ROLE_FAULTS = [
 
 /**
  * Breaches at the crossings of a class and a place: a value class the gate once sent in one place only (whitespace
- * around an ID to lookups, not to an invite's own trx_id).
+ * around an ID to lookups, not to an invite's own trx_id), a record kind only a lookup shows.
  */
 export const CROSSING_FAULTS = [
   {
@@ -399,6 +399,28 @@ export const CROSSING_FAULTS = [
     also: ['INV-6'],
     description:
       'an invite checks its trx_id for reuse as sent but stores it trimmed: a used ID with a space around it creates a second transaction of that ID',
+  },
+  {
+    name: 'alias-member-empty',
+    clause: 'INV-6',
+    description:
+      'an invite whose msisdn came under an alias (`number`, `nomor`) is carried out, but recorded with an empty member_number',
+  },
+  {
+    name: 'q-matches-name',
+    clause: 'HIS-4',
+    description: "history's q also matches the member's name, a field HIS-4 does not list",
+  },
+  {
+    name: 'credit-without-kind',
+    clause: 'BAL-2',
+    description: 'an invite without kind (optional: the product says it) credits the balance by its price',
+  },
+  {
+    name: 'lookup-refunded-list',
+    clause: 'TRX-1',
+    description:
+      'cek-trx-id answers a REFUNDED transaction (a status history does not show) with data as a list of its one record',
   },
 ] as const satisfies readonly Fault[];
 

@@ -29,8 +29,10 @@ interface Txn {
   member: string;
   product: string;
   date: string;
-  /** SUCCESS for every invite; the fixture may hold others (FAILED, PENDING). */
+  /** SUCCESS for every invite; the fixture may hold others (FAILED, PENDING, REFUNDED). */
   status: string;
+  /** The member's name, as the invite gave it. */
+  name?: string;
   /** performance.now() from when history and cek-trx-id show it (the `lag` knob). */
   visibleAt: number;
 }
@@ -368,7 +370,9 @@ export class SimState {
       // Fault `q-misses-trx-id`.
       (!this.faultOn('q-misses-trx-id') && t.trxId.toLowerCase().includes(s)) ||
       t.product.toLowerCase().includes(s) ||
-      (product?.name.toLowerCase().includes(s) ?? false)
+      (product?.name.toLowerCase().includes(s) ?? false) ||
+      // Fault `q-matches-name`.
+      (this.faultOn('q-matches-name') && (t.name?.toLowerCase().includes(s) ?? false))
     );
   }
 
@@ -408,6 +412,9 @@ export class SimState {
     // Fault `lookup-failed-refused`: a transaction that did not succeed is not found.
     if (visible && visible.status !== 'SUCCESS' && this.faultOn('lookup-failed-refused'))
       return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
+    // Fault `lookup-refunded-list`: a kind only a lookup shows, answered in a shape of its own.
+    if (visible?.status === 'REFUNDED' && this.faultOn('lookup-refunded-list'))
+      return success({ data: [{ trx_id: visible.trxId, status: visible.status }] });
     // Fault `lookup-phantom`.
     if (!visible && !this.faultOn('lookup-phantom'))
       return refuse('TRX_NOT_FOUND', `No transaction with trx_id ${trxId}.`);
@@ -467,9 +474,13 @@ export class SimState {
     const handled = (async () => {
       try {
         await new Promise((r) => setTimeout(r, this.chargeMs));
-        // Fault `credit-via-code`.
-        const credit = this.faultOn('credit-via-code') && (sentAs.product_code ?? []).includes('code');
-        return yes(this.carryOut(account, p, trxId, product, credit));
+        // Fault `credit-via-code`; fault `credit-without-kind`.
+        const credit =
+          (this.faultOn('credit-via-code') && (sentAs.product_code ?? []).includes('code')) ||
+          (this.faultOn('credit-without-kind') && p.kind === undefined);
+        // Fault `alias-member-empty`.
+        const blank = this.faultOn('alias-member-empty') && !(sentAs.msisdn ?? ['msisdn']).includes('msisdn');
+        return yes(this.carryOut(account, p, trxId, product, { credit, blank }));
       } finally {
         this.inFlight.delete(key);
       }
@@ -484,7 +495,7 @@ export class SimState {
     p: Record<string, unknown>,
     trxId: string,
     product: Fixture['products'][number],
-    credit = false,
+    { credit = false, blank = false }: { credit?: boolean; blank?: boolean } = {},
   ): Answer {
     if (account.saldo < product.price) {
       return refuse('INSUFFICIENT_BALANCE', `Balance ${account.saldo} is below the price ${product.price}.`);
@@ -505,10 +516,12 @@ export class SimState {
           trxId: this.faultOn('trx-trimmed-after-check') ? trxId.trim() : trxId,
           account: account.id,
           manager: place.manager.number,
-          member,
+          // Fault `alias-member-empty`: a number that came under an alias is stored empty.
+          member: blank ? '' : member,
           product: product.code,
           date: new Date(Date.now() + this.dayOffsetMinutes * 60_000).toISOString().slice(0, 10),
           status: 'SUCCESS',
+          ...(typeof p.name === 'string' ? { name: p.name } : {}),
         },
         lagMsOf(this.reading),
       );

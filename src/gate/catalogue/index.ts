@@ -10,6 +10,7 @@ import { historyScenarios } from './history.js';
 import { inviteScenarios } from './invite.js';
 import { kindScenarios } from './kinds.js';
 import { lookupScenarios } from './lookup.js';
+import { negativeScenarios } from './negative.js';
 import { readingScenarios } from './reading.js';
 
 /** Every scenario of the gate, area by area (each area is a file here and a Playwright file in suites/). */
@@ -22,6 +23,7 @@ export function buildCatalogue(api: ApiModel): Scenario[] {
     ...historyScenarios(api),
     ...lookupScenarios(api),
     ...kindScenarios(api),
+    ...negativeScenarios(),
     ...inviteScenarios(api),
     ...generatedScenarios(api),
     ...conflictScenarios(api),

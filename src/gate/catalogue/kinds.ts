@@ -5,6 +5,7 @@ import { compareLimit, WRONG_KEY } from '../sampling.js';
 import { type Judgement, judge, PreconditionFailed, type Scenario, type ScenarioContext } from '../scenario.js';
 import type { HistoryRecord } from '../target.js';
 import { trxKind } from '../trx-ids.js';
+import { settledStates } from './common.js';
 
 /**
  * The queries that must find a record by its own values, each narrowed by its trx_id or number so that the
@@ -88,7 +89,7 @@ async function lookEach(
  * misses.
  */
 export function kindScenarios(api: ApiModel): Scenario[] {
-  const out: Scenario[] = [];
+  const out: Scenario[] = [lookedUpAlike()];
   for (const method of METHODS) {
     out.push({
       title: `TRX-1 AUTH-1 cek-trx-id ${method}: a record of every kind is found by every name, never with a wrong key`,
@@ -98,7 +99,7 @@ export function kindScenarios(api: ApiModel): Scenario[] {
       methods: [method],
       aliases: ['trxid'],
       needs: ['history'],
-      requests: 36,
+      requests: 48,
       async run(ctx) {
         return lookEach(
           api,
@@ -116,7 +117,7 @@ export function kindScenarios(api: ApiModel): Scenario[] {
       methods: [method],
       aliases: ['tanggal', 'bulan', 'tahun', 'search'],
       needs: ['history'],
-      requests: 60,
+      requests: 80,
       async run(ctx) {
         return findEach(
           api,
@@ -169,6 +170,33 @@ export function kindScenarios(api: ApiModel): Scenario[] {
     });
   }
   return out;
+}
+
+/**
+ * ENV-2 on a lookup of a record of every kind: GET and POST give the same outcome. A provider may word one status
+ * apart by method (FAILED by GET, GAGAL by POST), and only a lookup of a record of that status shows it.
+ */
+function lookedUpAlike(): Scenario {
+  return {
+    title: 'ENV-2 cek-trx-id GET+POST: a record of every kind is looked up alike by GET and POST',
+    clauses: ['ENV-2'],
+    area: 'lookup',
+    endpoint: 'cek-trx-id',
+    methods: ['GET', 'POST'],
+    aliases: [],
+    needs: ['history'],
+    requests: 32,
+    async run(ctx) {
+      const key = { api_key: ctx.target.apiKey };
+      const pairs = await Promise.all(
+        (ctx.data.kinds ?? []).map(async ({ record }) => {
+          const p = { ...key, trx_id: record.trx_id ?? '' };
+          return settledStates(ctx, [await ctx.send('cek-trx-id', 'GET', p), await ctx.send('cek-trx-id', 'POST', p)]);
+        }),
+      );
+      return pairs.map((pair) => judge('ENV-2', { pair }));
+    },
+  };
 }
 
 /** The documented fields of the record of `trx` in a history answer, when every one is a string. */

@@ -2,10 +2,21 @@ import { bodyOf, hasDataRecord, recordOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS } from '../../openapi/types.js';
 import type { CarriedOut } from '../invite-ledger.js';
+import { oneOfEveryTrait } from '../record-kinds.js';
 import { compareLimit } from '../sampling.js';
 import { judge, PreconditionFailed, type Scenario } from '../scenario.js';
 import { TRX_KINDS, trxKind } from '../trx-ids.js';
 import { successScenarios } from './success.js';
+
+/** The most invites of the run looked up afterwards, one of every way they were sent. */
+const OWN_LOOKUPS = 16;
+
+/** How an invite was sent, as traits: the kind of its ID, the name of its trx_id, and the rest (`CarriedOut.how`). */
+const howSent = (own: CarriedOut): string[] => [
+  `ID ${trxKind(own.trxId)}`,
+  `trx_id as ${own.sentAs}`,
+  ...(own.how ?? []),
+];
 
 /**
  * The lookup area: TRX-1 on a known transaction and, with writes, on the run's own transactions of every kind of
@@ -34,28 +45,25 @@ export function lookupScenarios(api: ApiModel): Scenario[] {
         },
       });
     out.push({
-      title: `TRX-1 INV-6 cek-trx-id ${method}: the run's own transactions are found, one of every kind of ID`,
+      title: `TRX-1 INV-6 cek-trx-id ${method}: the run's own transactions are found, one of every way they were sent`,
       clauses: ['TRX-1', 'INV-6'],
       area: 'lookup',
       endpoint: 'cek-trx-id',
       methods: [method],
       aliases: [],
       afterWrites: true,
-      requests: 2 * TRX_KINDS.length,
+      requests: 2 * OWN_LOOKUPS,
       settles: true,
       async run(ctx) {
-        // One of every kind of ID, and one sent under every name of trx_id (a provider may record an invite sent
-        // as `trxid` under another ID).
-        const byKind = new Map<string, CarriedOut>();
-        for (const own of ctx.ownInvites()) {
-          if (!byKind.has(trxKind(own.trxId))) byKind.set(trxKind(own.trxId), own);
-          if (!byKind.has(`as ${own.sentAs}`)) byKind.set(`as ${own.sentAs}`, own);
-        }
-        if (byKind.size === 0)
+        // One invite of every way the run sent one: every kind of ID, every name of every parameter, each method,
+        // each form of the number, a parameter left out (a provider may record an invite sent as `nomor` with an
+        // empty number, or leave a 62-form one PENDING).
+        const picked = oneOfEveryTrait(ctx.ownInvites(), howSent, OWN_LOOKUPS);
+        if (picked.length === 0)
           throw new PreconditionFailed('no invite of this run was carried out: nothing to look up');
         const key = { api_key: ctx.target.apiKey };
         const judgements = await Promise.all(
-          [...new Set(byKind.values())].map(async (own) => {
+          picked.map(async ({ item: own }) => {
             const trx_id = own.trxId;
             // Until it shows as INV-6 asks (SUCCESS): a provider may show a new transaction PENDING for a while.
             const lookup = await ctx.settle(
