@@ -60,6 +60,8 @@ export interface Recording {
   settleMs?: number;
   /** Judgements the context made itself: INV-5 on a guarded invite that was carried out. */
   judgements: Judgement[];
+  /** trx_ids of its invites that got no answer (a timeout, a reset, a 503): they may have been charged. */
+  lost: string[];
 }
 
 /** The name an invite's trx_id went under. */
@@ -122,6 +124,7 @@ function emptyRecording(): Recording {
     invitesCharged: 0,
     judgedQuietly: new Set(),
     judgements: [],
+    lost: [],
   };
 }
 
@@ -186,6 +189,7 @@ class ScenarioTraffic {
   private settleInvite(intent: InviteIntent, trx: string | undefined, outcome: InviteOutcome): void {
     this.ledger.settle(intent, trx, outcome);
     const rec = this.recording;
+    if (outcome === 'unknown' && trx !== undefined) rec.lost.push(trx);
     if (intent.expect === 'refusal' && outcome !== 'refused') rec.invitesCharged++;
     if (intent.expect === 'refusal' && outcome === 'accepted')
       rec.acceptedRefusals.set(intent.clause, (rec.acceptedRefusals.get(intent.clause) ?? 0) + 1);
@@ -461,6 +465,8 @@ export function stoppedBy(err: unknown): NotRun | undefined {
       : { status: 'inconclusive', kind: 'invite-barred', reason: err.message };
   if (err instanceof PreconditionFailed) return { status: 'inconclusive', kind: 'precondition', reason: err.message };
   if (err instanceof NotJudged) return { status: 'skipped', kind: 'nothing-to-judge', reason: err.message };
+  // An invite answered 503: it may have been carried out, as with no answer at all.
+  if (err instanceof MaybeCarriedOut) return { status: 'inconclusive', kind: 'no-answer', reason: err.message };
   if (err instanceof RateLimited)
     return {
       status: 'inconclusive',

@@ -365,7 +365,11 @@ function noteLines(s: ContractSummary): string[] {
   for (const d of s.drift)
     lines.push(`- ${d.endpoint}: ${d.kind} \`${d.path}\`${d.value !== undefined ? ` = \`${d.value}\`` : ''}`);
   if (s.flaky.length) {
-    lines.push('', `## Flaky (${s.flaky.length}): transport errors that passed on their one retry`, '');
+    lines.push(
+      '',
+      `## Flaky (${s.flaky.length}): transport errors that passed on their one retry, scenarios run again after a lost invite`,
+      '',
+    );
     for (const f of s.flaky) lines.push(`- ${f.test}: ${f.note}`);
   }
   return lines;

@@ -1,5 +1,6 @@
 import { bodyOf, records } from './exchange.js';
 import type { ApiModel } from './load.js';
+import { numberForm } from './numbers.js';
 import type { Exchange } from './types.js';
 
 // What one answer says of the provider's reading (the open points of open-points.ts): read by the gate, which
@@ -29,9 +30,10 @@ function contentTypeClass(ct: string): string | undefined {
   return /^application\/json\s*;\s*charset=utf-8$/.test(t) ? 'charset' : 'params';
 }
 
-function numberForm(v: unknown): string | undefined {
-  const s = String(v ?? '');
-  return s.startsWith('62') ? '62' : s.startsWith('0') ? '08' : undefined;
+/** The form of a number as the reading's knobs take it (`08` or `62`), else undefined. */
+function knobForm(v: unknown): '08' | '62' | undefined {
+  const f = numberForm(v);
+  return f === '08' || f === '62' ? f : undefined;
 }
 
 /**
@@ -81,9 +83,9 @@ export function readingFacts(
   const rs = ex.endpoint === 'history-transaksi' ? records(ex) : undefined;
   if (rs) {
     for (const r of rs) {
-      const m = numberForm(r.manager_number);
+      const m = knobForm(r.manager_number);
       if (m) fact('manager-form', m);
-      const n = numberForm(r.member_number);
+      const n = knobForm(r.member_number);
       if (n) fact('member-form', n);
     }
     const dates = rs.map((r) => String(r.date ?? ''));

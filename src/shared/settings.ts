@@ -523,7 +523,7 @@ export const SETTINGS = [
     type: 'duration',
     zero: true,
     commands: ['mock'],
-    help: 'the delay of the latency and slow-drip faults (default 1500ms and 200ms)',
+    help: 'the delay of the latency and slow-drip faults, the length of the outage fault (default 1500ms, 200ms, 3s)',
     deprecated: { flags: ['fault-ms'], convert: (old) => `${old['fault-ms']}ms` },
   },
   {

@@ -38,6 +38,7 @@ export const REFUSALS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  MAINTENANCE: 503,
 } as const satisfies Record<string, number>;
 
 export type RefusalStatus = keyof typeof REFUSALS;

@@ -516,6 +516,11 @@ export const TRANSPORT_FAULTS = [
     description: 'invite-member is carried out (and charged) but never answered; other endpoints answer',
   },
   {
+    name: 'outage',
+    description:
+      'a maintenance window: the 6th invite carried out is answered 503 with Retry-After: 1, and so is every request for `ms` (default 3000) milliseconds after it',
+  },
+  {
     name: 'gzip-bomb',
     description: 'every API answer is a gzip body of 10 KiB that decodes to 10 MiB (Content-Encoding: gzip)',
   },
@@ -554,6 +559,6 @@ export function faultNamed(name: FaultName): Fault {
 /** The active fault and its parameter. */
 export interface FaultSetting {
   name: FaultName;
-  /** Milliseconds for `latency` and `slow-drip`. */
+  /** Milliseconds for `latency`, `slow-drip` and `outage`. */
   ms?: number;
 }

@@ -18,7 +18,7 @@ import { drain, readParams } from './params.js';
 import { presentAnswer } from './present.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import { SimState } from './state.js';
-import { applyTransportFault, prepareTransportFault } from './transport-faults.js';
+import { applyTransportFault, Outage, prepareTransportFault } from './transport-faults.js';
 import { OWN_SOURCE, ServedVocabulary, type ShapedValue, type World, withProducts } from './vocabulary.js';
 
 export type { LogEntry } from './request-log.js';
@@ -199,6 +199,7 @@ class SimulatorHandler {
    */
   private readonly own = new Map<string, Params>();
   private readonly seenRequests = new Set<string>();
+  private readonly outage = new Outage(() => this.c.state.fault);
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly limit: ReturnType<typeof rateLimitOf>;
   private readonly bucket: TokenBucket | undefined;
@@ -347,6 +348,9 @@ class SimulatorHandler {
     entry.params = redactValue(parsed.params);
     const requestKey = `${method} ${url.pathname} ${JSON.stringify(parsed.params)}`;
     const seen = this.seenRequests;
+    // Transport fault `outage`: a maintenance window.
+    const closed = this.outage.now();
+    if (closed) return reply(closed);
     if (await applyTransportFault(state.fault, req, res, { requestKey, seen, later: this.later })) return;
     if (opts.latencyMs) await new Promise<void>((r) => this.later(opts.latencyMs ?? 0, r));
     if (res.destroyed) return;
@@ -386,6 +390,9 @@ class SimulatorHandler {
     entry.couldSucceed = endpoint === 'invite-member' && handled.couldSucceed;
     // Transport fault `invite-hang`: the invite was carried out, and its answer never comes.
     if (state.fault?.name === 'invite-hang' && endpoint === 'invite-member') return;
+    // Transport fault `outage`: the invite that opens the window was carried out, and answered 503.
+    const opened = endpoint === 'invite-member' && handled.answer.body.ok === true ? this.outage.opens() : undefined;
+    if (opened) return reply(opened);
     const fault = state.fault ? faultNamed(state.fault.name) : undefined;
     const rewrite = handled.answer.body.ok === true ? fault?.answer : fault?.refusal;
     reply(

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import zlib from 'node:zlib';
+import { type Answer, refuse } from './answer.js';
 import type { FaultSetting } from './faults.js';
 
 /** What the `gzip-bomb` fault's body decodes to. */
@@ -101,5 +102,39 @@ export async function applyTransportFault(
     }
     default:
       return false;
+  }
+}
+
+/** Invites carried out before the `outage` fault's window opens: the run is under way by then. */
+export const OUTAGE_AFTER = 6;
+
+/** The answer of every request in the `outage` fault's window: 503 with Retry-After, as a maintenance page says. */
+const MAINTENANCE: Answer = {
+  ...refuse('MAINTENANCE', 'Down for maintenance; try again in 1 s.'),
+  headers: { 'retry-after': '1' },
+};
+
+/**
+ * The `outage` fault: a brief maintenance window in mid-run. The OUTAGE_AFTER-th invite carried out opens it (it
+ * is charged, and answered 503: the caller cannot tell); for `ms` milliseconds (default 3000) from then every
+ * request to the API is answered 503 with Retry-After: 1.
+ */
+export class Outage {
+  private invites = 0;
+  private until: number | undefined;
+
+  constructor(private readonly fault: () => FaultSetting | null) {}
+
+  /** The maintenance answer while the window is open, else undefined. */
+  now(): Answer | undefined {
+    return this.until !== undefined && performance.now() < this.until ? MAINTENANCE : undefined;
+  }
+
+  /** Counts an invite carried out: the maintenance answer when it opens the window, else undefined. */
+  opens(): Answer | undefined {
+    const f = this.fault();
+    if (f?.name !== 'outage' || this.until !== undefined || ++this.invites < OUTAGE_AFTER) return undefined;
+    this.until = performance.now() + (f.ms ?? 3000);
+    return MAINTENANCE;
   }
 }
