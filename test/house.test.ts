@@ -42,8 +42,8 @@ const LONG_CLASSES_ALLOWED = new Set<string>([
 /** Files still over MAX_FILE_LINES, but the settings table (exempt). Only shrinks. */
 const LONG_FILES_ALLOWED = new Set<string>([
   'src/cli/init.ts',
-  'src/gate/learn-vocabulary.ts',
   'src/gate/scenario-context.ts',
+  'src/reading/learn-vocabulary.ts',
   'src/simulator/faults.ts',
   'src/simulator/server.ts',
   'src/simulator/state.ts',

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ApiModel } from '../openapi/load.js';
 import { to08, to62 } from '../openapi/numbers.js';
+import { phoneForm, sentValue, valueShape } from '../openapi/shape.js';
+import type { Endpoint, Params } from '../openapi/types.js';
 import {
   type EndpointRefusal,
   type LearnedFields,
@@ -9,9 +11,7 @@ import {
   type RefusalKind,
   type ValueWord,
   type Vocabulary,
-} from '../openapi/reading-file.js';
-import { phoneForm, sentValue, valueShape } from '../openapi/shape.js';
-import type { Endpoint, Params } from '../openapi/types.js';
+} from '../reading/index.js';
 import { type Answer, type RefusalStatus, refuse } from './answer.js';
 import type { Fixture } from './fixtures.js';
 import { limitsOf, type Reading } from './legal.js';

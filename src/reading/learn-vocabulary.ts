@@ -1,3 +1,4 @@
+import { ENDPOINTS, type Endpoint, isEndpoint, type ShownExchange } from '../openapi/types.js';
 import {
   isRefusalKind,
   type LearnedFields,
@@ -8,13 +9,11 @@ import {
   type ReadingEvidence,
   type RefusalKind,
   type Vocabulary,
-} from '../openapi/reading-file.js';
-import { ENDPOINTS, type Endpoint, isEndpoint } from '../openapi/types.js';
-import type { ReadingFact, ShownExchange } from './scenario-result.js';
-import type { ObservedConflict } from './summary-schema.js';
+} from './file.js';
+import type { ObservedConflict, ReadingFact } from './types.js';
 
 /**
- * The provider's vocabulary over a run, from the facts of vocabulary.ts: each kind of refusal with its HTTP
+ * The provider's vocabulary over a run, from the facts of vocabulary-facts.ts: each kind of refusal with its HTTP
  * status, word, message and fields; each endpoint's successful answers with their fields at every level; the
  * forms of every phone-number field with their counts; the products carried out; the order in which the provider
  * checks what a request did wrong; which name wins when two disagree; and the values it judged otherwise than
@@ -840,7 +839,7 @@ function learnProducts(facts: readonly ReadingFact[]): NonNullable<Vocabulary['p
 }
 
 /**
- * The provider's day (vocabulary.ts, dayOffsets): the whole hour nearest UTC that every record of the run's own
+ * The provider's day (vocabulary-facts.ts, dayOffsets): the whole hour nearest UTC that every record of the run's own
  * invites fits. Undefined without such a record, or when no whole hour fits them all.
  */
 export function learnDay(facts: readonly ReadingFact[]): Vocabulary['day'] {
