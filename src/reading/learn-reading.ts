@@ -5,7 +5,7 @@ import type { Exchange, ShownExchange } from '../openapi/types.js';
 import { madeUpPhones, redactValue } from '../redact.js';
 import { readingFacts } from './answer-facts.js';
 import { READING_FILE_VERSION, type Vocabulary } from './file.js';
-import { evidenceOf } from './learn-vocabulary.js';
+import { evidenceOf } from './learn-tally.js';
 import type { LearnedPoint, ReadingFact } from './types.js';
 import { type FaultContext, vocabularyFacts } from './vocabulary-facts.js';
 
