@@ -4,7 +4,8 @@
 // What a target does where its description is silent: what one answer shows of it (answer-facts.ts for the knobs,
 // vocabulary-facts.ts for its words, fields and forms), learned over a run (learn-reading.ts, learn-vocabulary.ts),
 // written as the reading file of one schema (file.ts), compared with a baseline's (changes.ts), and the points the
-// probe watches (probe-points.ts). The simulator serves it (src/simulator/vocabulary.ts).
+// probe watches (probe-points.ts), and its fields as a served answer carries them (serve-fields.ts): the simulator
+// serves it (src/simulator/vocabulary.ts).
 
 export { changedAtLeast, changeLine, compareReadings } from './changes.js';
 export {
@@ -23,5 +24,6 @@ export {
 export { aboutKnob, learnReading, readingYaml, scenarioFacts } from './learn-reading.js';
 export { learnVocabulary } from './learn-vocabulary.js';
 export { answerPoints, type PointValues, ReadingWindow, roundPoints } from './probe-points.js';
+export { conform } from './serve-fields.js';
 export type { Grade, LearnedPoint, ObservedConflict, ReadingChange, ReadingFact } from './types.js';
 export { type FaultContext, refusedFact } from './vocabulary-facts.js';
