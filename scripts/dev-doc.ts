@@ -56,6 +56,11 @@ const ROWS: readonly Row[] = [
     files: true,
   },
   {
+    path: 'src/reading/',
+    words: "the provider's reading: facts of one answer, learned over a run, its file, changes, probe points",
+    files: true,
+  },
+  {
     path: 'src/probe/',
     words: 'config, one probe of one endpoint, metrics, schedule, HTTP server, /probe exporter',
     files: true,

@@ -66,6 +66,20 @@ export function wrongWay(files: Map<string, string[]>, table: Map<string, Set<st
   return out;
 }
 
+/** Rooms that others import through one public surface only, their `index.ts`. */
+const SURFACES = ['src/reading/'];
+
+/** Every import from another room into a room of one surface that is not that surface. */
+export function pastTheSurface(files: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [file, imports] of files)
+    for (const target of imports) {
+      const room = SURFACES.find((r) => target.startsWith(r));
+      if (room && !file.startsWith(room) && target !== `${room}index.ts`) out.push(`${file} -> ${target}`);
+    }
+  return out;
+}
+
 describe('ARCHITECTURE.md holds', () => {
   const table = rooms();
 
@@ -82,6 +96,21 @@ describe('ARCHITECTURE.md holds', () => {
     for (const f of [...tsFiles('src'), ...tsFiles('suites'), ...tsFiles('bench')]) files.set(f, importsOf(f));
     assert.ok(files.size > 80);
     assert.deepEqual(wrongWay(files, table), []);
+  });
+
+  it('other rooms import src/reading/ through its index.ts alone', () => {
+    const files = new Map<string, string[]>();
+    for (const f of [...tsFiles('src'), ...tsFiles('suites'), ...tsFiles('bench')]) files.set(f, importsOf(f));
+    assert.deepEqual(pastTheSurface(files), []);
+    assert.deepEqual(
+      pastTheSurface(
+        new Map([
+          ['src/gate/summary.ts', ['src/reading/index.ts', 'src/reading/learn-vocabulary.ts']],
+          ['src/reading/learn-reading.ts', ['src/reading/learn-vocabulary.ts']],
+        ]),
+      ),
+      ['src/gate/summary.ts -> src/reading/learn-vocabulary.ts'],
+    );
   });
 
   it('the rule catches an import that runs the wrong way (the probe importing the gate or the simulator)', () => {

@@ -15,10 +15,9 @@ import {
   startIndependent,
 } from '../bench/fidelity.ts';
 import { baselineLines, compareToBaseline } from '../src/gate/baseline.ts';
-import { readingYaml } from '../src/gate/reading.ts';
-import { changedAtLeast } from '../src/gate/reading-changes.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import { changedAtLeast, readingYaml } from '../src/reading/index.ts';
 import { defaultValue } from '../src/shared/settings.ts';
 import { PROFILES, parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';

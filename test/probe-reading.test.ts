@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Exchange } from '../src/openapi/types.ts';
-import { answerPoints, READING_WINDOW, ReadingWindow, roundPoints } from '../src/probe/reading.ts';
+import { answerPoints, READING_WINDOW, ReadingWindow, roundPoints } from '../src/reading/probe-points.ts';
 
 // The provider reading the probe exports (h2h_provider_reading_info): what one answer shows, what a round shows,
 // and the window that keeps a per-request shuffle from flapping while a real change still shows.

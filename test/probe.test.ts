@@ -16,8 +16,8 @@ import { PROBE_DEFAULTS, type ProbeConfig, type ProbeTarget } from '../src/probe
 import { EXPORTER_OUTCOMES, PHASES } from '../src/probe/metrics.ts';
 import { Probe } from '../src/probe/probe.ts';
 import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
-import { PROBE_READING_POINTS } from '../src/probe/reading.ts';
 import { startProbeServer } from '../src/probe/server.ts';
+import { PROBE_READING_POINTS } from '../src/reading/probe-points.ts';
 import type { FaultName } from '../src/simulator/faults.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';

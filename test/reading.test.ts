@@ -5,14 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { type LearnedPoint, readingYaml } from '../src/gate/reading.ts';
-import { compareReadings } from '../src/gate/reading-changes.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
+import { compareReadings, type LearnedPoint, readingYaml } from '../src/reading/index.ts';
 import { parseReading, type Reading, readingFromFile } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { gateInProcess, NO_TARGET_ENV, runCli, violated } from './helpers.ts';
 
-// The provider's reading, learned by the gate (src/gate/reading.ts), served back by the simulator, and compared
+// The provider's reading, learned by the gate (src/reading/), served back by the simulator, and compared
 // with an earlier run (--baseline). The covering set's round trip is in gate-verdicts.test.ts.
 
 const tmp = mkdtempSync(join(tmpdir(), 'h2h-reading-'));

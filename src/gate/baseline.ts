@@ -1,8 +1,7 @@
 import { KNOB_NAMES } from '../openapi/open-points.js';
-import { READING_FILE_SCHEMA, type ReadingFile, vocabularyOf } from '../openapi/reading-file.js';
 import type { Drift } from '../openapi/types.js';
+import { changeLine, compareReadings, READING_FILE_SCHEMA, type ReadingFile, vocabularyOf } from '../reading/index.js';
 import { readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
-import { changeLine, compareReadings } from './reading-changes.js';
 import type { BaselineChanges, ContractSummary } from './summary-schema.js';
 
 /**

@@ -1,16 +1,9 @@
-import type { Endpoint, Method } from '../openapi/types.js';
+import type { Endpoint, Method, ShownExchange } from '../openapi/types.js';
+import type { ReadingFact } from '../reading/index.js';
 
-/** A redacted request and response, as attached to a failing scenario. */
-export interface ShownExchange {
-  method: string;
-  url: string;
-  params: unknown;
-  /** The POST body as sent, when it was not the parameters as JSON: `application/json [1,2]`. */
-  sentBody?: string;
-  httpStatus: number;
-  contentType: string;
-  body: string;
-}
+// A shown exchange is the API model's (openapi/types.ts), a reading fact the reading's (src/reading/types.ts): both
+// are named here too, where a scenario's observations are.
+export type { ReadingFact, ShownExchange };
 
 /**
  * What the target did on a point the provider leaves open, seen by a scenario: a fact, never a finding. `conflict`:
@@ -28,18 +21,3 @@ export type Observation =
       evidence?: ShownExchange;
     }
   | ReadingFact;
-
-/**
- * One answer's word on an open point of the provider's reading (a knob of src/simulator/legal.ts, or a raw fact
- * the summary turns into one: `page`, `lag`, `saldo-value`, ...), with the redacted exchange that shows it.
- */
-export interface ReadingFact {
-  point: 'reading';
-  knob: string;
-  value: string;
-  /** How many times it was seen (answers, records or numbers); 1 when absent. */
-  count?: number;
-  /** What else the first answer that showed it said (a message, example values). */
-  detail?: Record<string, unknown>;
-  evidence?: ShownExchange;
-}

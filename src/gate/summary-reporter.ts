@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { readingYaml } from '../reading/index.js';
 import { redact } from '../redact.js';
 import { type RunFile, readRunFile } from './handover.js';
 import { junitXml } from './junit.js';
-import { readingYaml } from './reading.js';
 import type { ScenarioResult } from './scenario-result.js';
 import { summarize, summaryMarkdown } from './summary.js';
 

@@ -1,13 +1,11 @@
-import type { Knob } from '../openapi/open-points.js';
-import type { Vocabulary } from '../openapi/reading-file.js';
 import type { ClauseId, Drift } from '../openapi/types.js';
+import type { LearnedPoint, ObservedConflict, ReadingChange, Vocabulary } from '../reading/index.js';
 import type { ClauseOutcome, RunOutcome } from './outcome-rules.js';
-import type { ShownExchange } from './scenario-result.js';
 
 /**
  * The shape of contract-summary.json: what a run concluded, clause by clause, with the provider's reading and what
- * changed since a baseline. One home for the types that summary.ts writes, baseline.ts reads back, reading.ts and
- * learn-vocabulary.ts fill and reading-changes.ts compares, so none of them imports another for a type.
+ * changed since a baseline. One home for the types that summary.ts writes and baseline.ts reads back, so neither
+ * imports the other for a type; the reading's own types (a learned point, a change of it) are src/reading/types.ts.
  */
 
 export interface ClauseFailure {
@@ -42,39 +40,6 @@ export interface ClauseSummary {
   reasons: string[];
 }
 
-/** What the target did when two names of one parameter disagreed, per endpoint and pair of names. */
-export interface ObservedConflict {
-  endpoint: string;
-  subject: string;
-  /** By method: `refused`, `canonical`, `alias`, `unclear`. */
-  byMethod: Record<string, string>;
-}
-
-/** One open point as learned: `value` in the form `h2h mock --legal-profile` reads; none when not learned. */
-export interface LearnedPoint {
-  knob: Knob;
-  /** What the provider's description says of it. */
-  described: string;
-  value?: string;
-  /** Why it was not learned, or what else is worth knowing (a mixed answer, an estimate). */
-  note?: string;
-  /** How often each value was seen. */
-  seen: Record<string, number>;
-  /** A request and answer that show it (redacted). */
-  evidence?: ShownExchange;
-}
-
-export const GRADES = ['breaking', 'warning', 'info'] as const;
-export type Grade = (typeof GRADES)[number];
-
-export interface ReadingChange {
-  grade: Grade;
-  /** `refusals.wrong-key.status`, `successes.saldo-user.fields.currency`, `order`. */
-  point: string;
-  /** `UNAUTHORIZED -> invalid_key`, `gone`, `added (string)`. */
-  change: string;
-}
-
 /** What changed since a baseline run: clauses, drift, and the provider's reading. */
 export interface BaselineChanges {
   /** The baseline file, as given. */
@@ -106,9 +71,9 @@ export interface ContractSummary {
   warnings: string[];
   /** Two names of one parameter with different values: what the target did (observations, never violations). */
   conflicts: ObservedConflict[];
-  /** The provider's reading: what it does on each open point, learned from this run (reading.ts). */
+  /** The provider's reading: what it does on each open point, learned from this run (src/reading/). */
   reading: LearnedPoint[];
-  /** The provider's own words, codes, fields, forms and products, learned from this run (learn-vocabulary.ts). */
+  /** The provider's own words, codes, fields, forms and products, learned from this run (src/reading/). */
   vocabulary: Vocabulary;
   /** What changed since a baseline run (`--baseline`), when one was given. */
   sinceBaseline?: BaselineChanges;

@@ -1,8 +1,8 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
 import { CLAUSE_IDS, type ClauseId, type Drift, type Finding } from '../openapi/types.js';
+import { aboutKnob, learnReading, learnVocabulary, type ObservedConflict } from '../reading/index.js';
 import { EXIT } from '../shared/exit.js';
 import { baselineLines } from './baseline.js';
-import { learnVocabulary } from './learn-vocabulary.js';
 import {
   type ClauseOutcome,
   clauseOutcome,
@@ -12,12 +12,12 @@ import {
   type RunOutcome,
   runOutcome,
 } from './outcome-rules.js';
-import { aboutKnob, learnReading } from './reading.js';
 import type { Observation, ReadingFact, ScenarioResult } from './scenario-result.js';
-import type { ClauseFailure, ClauseSummary, ContractSummary, ObservedConflict } from './summary-schema.js';
+import type { ClauseFailure, ClauseSummary, ContractSummary } from './summary-schema.js';
 
+export type { ObservedConflict } from '../reading/index.js';
 export type { ClauseOutcome, RunOutcome } from './outcome-rules.js';
-export type { ClauseFailure, ClauseSummary, ContractSummary, ObservedConflict } from './summary-schema.js';
+export type { ClauseFailure, ClauseSummary, ContractSummary } from './summary-schema.js';
 
 const MAX_LISTED = 20;
 /** A run whose answers are this share of one refusal, or more, hardly reached the business logic. */

@@ -2,13 +2,13 @@ import { judgeClauses } from '../checks/judge.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
+import { type FaultContext, scenarioFacts } from '../reading/index.js';
 import { learnPhones, redact, redactValue } from '../redact.js';
 import { saveFailure, saveScenarioFailure } from './failures.js';
 import type { GeneratedCase } from './generators/cases.js';
 import { judgeCase } from './generators/judge-case.js';
 import { applyDeviations, driftIdentity, strictDriftLines } from './outcome-rules.js';
 import type { NotRun, PlannedScenario } from './plan.js';
-import { scenarioFacts } from './reading.js';
 import { judgeReceived } from './received.js';
 import type { RunDeps } from './run-deps.js';
 import type { Judgement } from './scenario.js';
@@ -22,7 +22,6 @@ import {
   type ScenarioResult,
   showExchange,
 } from './scenario-result.js';
-import type { FaultContext } from './vocabulary.js';
 
 /** How a scenario's run ended before the verdict: its judgements, or why it stopped. */
 export type Ending = { judgements: Judgement[] } | { stopped: NotRun; transport?: string };
@@ -235,7 +234,7 @@ export function verdict(entry: PlannedScenario, deps: RunDeps, rec: Recording, e
   return result;
 }
 
-/** What the run knows when it tells what a request did wrong (vocabulary.ts). */
+/** What the run knows when it tells what a request did wrong (src/reading/vocabulary-facts.ts). */
 function faultContext(deps: RunDeps): FaultContext {
   const own = deps.ledger.carriedOut.map((c) => c.trxId);
   const history = (deps.data.records ?? []).map((r) => String(r.trx_id));

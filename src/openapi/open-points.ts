@@ -1,5 +1,5 @@
 // The open points of the API: what the provider's description leaves "not shown". The simulator plays them
-// (src/simulator/legal.ts: a reading gives each one value) and the gate learns them (src/gate/reading.ts).
+// (src/simulator/legal.ts: a reading gives each one value) and the gate learns them (src/reading/learn-reading.ts).
 
 /**
  * Every point the provider leaves open ("not shown"), as a knob with the values a contract-keeping API may

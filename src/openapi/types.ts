@@ -84,6 +84,21 @@ export interface Exchange {
 /** The most of an answer's text an exchange keeps beside its parsed body (every reader of it reads less). */
 export const BODY_TEXT_KEPT = 8192;
 
+/**
+ * A redacted request and response, as attached to a failing scenario and as the evidence of the provider's reading
+ * (src/gate/scenario-result.ts, showExchange, makes one).
+ */
+export interface ShownExchange {
+  method: string;
+  url: string;
+  params: unknown;
+  /** The POST body as sent, when it was not the parameters as JSON: `application/json [1,2]`. */
+  sentBody?: string;
+  httpStatus: number;
+  contentType: string;
+  body: string;
+}
+
 /** A broken clause: data, not an exception (failures of the API under test are findings). */
 export interface Finding {
   clause: ClauseId;

@@ -1,10 +1,10 @@
 import { Gauge, Registry } from 'prom-client';
 import { findingDetail } from '../checks/util.js';
 import { READ_ONLY_ENDPOINTS, type ReadOnlyEndpoint } from '../openapi/types.js';
+import type { PointValues } from '../reading/index.js';
 import { redact, redactValue } from '../redact.js';
 import { type ExporterOutcome, PHASES, READING_INFO } from './metrics.js';
 import type { ProbeResult } from './probe-endpoint.js';
-import type { PointValues } from './reading.js';
 
 /** The deadline when the scraper sends no timeout header (Prometheus always does). */
 const NO_HEADER_DEADLINE_MS = 10_000;

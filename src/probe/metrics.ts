@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { CLAUSE_IDS, READ_ONLY_ENDPOINTS } from '../openapi/types.js';
+import type { PointValues } from '../reading/index.js';
 import { PROBE_REASONS, type ProbeResult } from './probe-endpoint.js';
-import type { PointValues } from './reading.js';
 
 /**
  * Bucket edges of h2h_probe_duration_seconds. They include the alert thresholds of monitoring/alerts.yml
@@ -230,7 +230,7 @@ export class ProbeMetrics {
     }
   }
 
-  /** The reading the target shows now (reading.ts): one series per point, its old value's series removed. */
+  /** The reading the target shows now (src/reading/): one series per point, its old value's series removed. */
   recordReading(target: string, shown: PointValues): void {
     const before = this.readingShown.get(target) ?? {};
     for (const [point, value] of Object.entries(shown)) {

@@ -12,8 +12,8 @@ import {
   READ_ONLY_ENDPOINTS,
   type ReadOnlyEndpoint,
 } from '../openapi/types.js';
+import { answerPoints, type PointValues } from '../reading/index.js';
 import type { ProbeTarget } from './config.js';
-import { answerPoints, type PointValues } from './reading.js';
 
 /**
  * Why a probe failed: a bounded set, so it can be a metric label. The transport reasons are the client's own
@@ -71,7 +71,7 @@ export interface ProbeResult {
   tls?: TlsInfo;
   /** The request and answer, for `/probe?debug=true` (holds the key: redact before output). */
   exchange?: Exchange;
-  /** What the answer shows of the provider's reading (reading.ts). */
+  /** What the answer shows of the provider's reading (src/reading/probe-points.ts). */
   reading?: PointValues;
 }
 

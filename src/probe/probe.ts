@@ -1,12 +1,12 @@
 import { Mutex } from 'async-mutex';
 import type { ApiModel } from '../openapi/load.js';
 import type { ReadOnlyEndpoint } from '../openapi/types.js';
+import { type PointValues, ReadingWindow, roundPoints } from '../reading/index.js';
 import { NO_SCHEDULE, type ProbeConfig, type ProbeTarget } from './config.js';
 import type { ExporterProbe } from './exporter.js';
 import { type LogLine, makeLogger } from './log.js';
 import { ProbeMetrics } from './metrics.js';
 import { internalFailure, type ProbeResult, probeEndpoint } from './probe-endpoint.js';
-import { type PointValues, ReadingWindow, roundPoints } from './reading.js';
 import { Schedule } from './schedule.js';
 import { StatusStore } from './status.js';
 

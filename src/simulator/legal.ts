@@ -4,7 +4,7 @@ import {
   type ReadingFile,
   type Vocabulary,
   vocabularyOf,
-} from '../openapi/reading-file.js';
+} from '../reading/index.js';
 import { readYamlFile, UsageError, validateConfig } from '../shared/config-file.js';
 import { readAs } from '../shared/settings.js';
 

@@ -1,6 +1,6 @@
 import type http from 'node:http';
-import type { RefusalKind } from '../openapi/reading-file.js';
 import type { Params } from '../openapi/types.js';
+import type { RefusalKind } from '../reading/index.js';
 import { type Answer, refuse } from './answer.js';
 
 /** Largest request body read, in bytes; a longer one is refused with BODY_TOO_LARGE. */

@@ -1,10 +1,10 @@
 import { type Body, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { Exchange, Params } from '../../openapi/types.js';
+import { refusedFact } from '../../reading/index.js';
 import { hasCasedLetter, swapCase } from '../../shared/letter-case.js';
 import type { Judgement, Scenario, ScenarioContext } from '../scenario.js';
 import { showExchange } from '../scenario-result.js';
-import { refusedFact } from '../vocabulary.js';
 
 /** A limit above any maximum a provider is likely to set: a page cut below it shows the maximum. */
 export const LARGE_LIMIT = 1000;

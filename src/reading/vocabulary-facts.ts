@@ -1,17 +1,17 @@
 import { bodyOf, records } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
-import { problemKind, type RefusalKind } from '../openapi/reading-file.js';
 import { fieldTypes, phoneForm, sentValue, valueShape } from '../openapi/shape.js';
 import type { Exchange } from '../openapi/types.js';
 import { isJsonObject } from '../shared/json.js';
-import type { ReadingFact } from './scenario-result.js';
+import { problemKind, type RefusalKind } from './file.js';
+import type { ReadingFact } from './types.js';
 
 /**
  * The provider's vocabulary as one answer shows it (issue 27): for a refusal, what the request did wrong (its
  * faults, as refusal kinds) beside the HTTP status, the status word, the message and the fields it came with; for
  * a success, its fields at every level (undocumented ones with an example), the forms of its phone numbers and,
  * for an invite, the product; for every parameter whose value alone could explain the outcome, the value's shape
- * and the outcome. Facts of one scenario, summed over the run by reading.ts.
+ * and the outcome. Facts of one scenario, summed over the run by learn-reading.ts.
  */
 
 /** What the run knows when it tells what a request did wrong. */
@@ -220,7 +220,7 @@ function recordEchoes(
 
 /**
  * Each parameter's value, by its shape, beside the outcome and what else the request did wrong: the learner tells
- * from the refusal's word whose value it was (reading.ts), and whether the document's schema judged the value
+ * from the refusal's word whose value it was (learn-vocabulary.ts), and whether the document's schema judged the value
  * otherwise. A key only when it is no string, by its JSON type alone (a provider may word it apart).
  */
 function valueFacts(api: ApiModel, ex: Exchange, faults: readonly RefusalKind[]): VocabularyFact[] {

@@ -1,20 +1,18 @@
 import { stringify } from 'yaml';
 import type { ApiModel } from '../openapi/load.js';
 import { KNOB_NAMES, KNOBS, type Knob } from '../openapi/open-points.js';
-import { readingFacts } from '../openapi/reading-facts.js';
-import { READING_FILE_VERSION, type Vocabulary } from '../openapi/reading-file.js';
-import type { Exchange } from '../openapi/types.js';
+import type { Exchange, ShownExchange } from '../openapi/types.js';
 import { madeUpPhones, redactValue } from '../redact.js';
-import { evidenceOf } from './learn-vocabulary.js';
-import type { ReadingFact, ShownExchange } from './scenario-result.js';
-import type { LearnedPoint } from './summary-schema.js';
-import { type FaultContext, vocabularyFacts } from './vocabulary.js';
-
-export type { LearnedPoint } from './summary-schema.js';
+import { readingFacts } from './answer-facts.js';
+import { READING_FILE_VERSION, type Vocabulary } from './file.js';
+import { evidenceOf } from './learn-tally.js';
+import type { LearnedPoint, ReadingFact } from './types.js';
+import { type FaultContext, vocabularyFacts } from './vocabulary-facts.js';
 
 /**
  * The provider's reading, learned: for every open point of the API (a knob of src/simulator/legal.ts), what the
- * target did, from the answers the run got anyway and a few read-only requests of its own (catalogue/reading.ts).
+ * target did, from the answers the run got anyway and a few read-only requests of its own
+ * (src/gate/catalogue/reading.ts).
  * A fact about the provider, never a finding. What a run could not see is knobSays, with the reason.
  */
 
@@ -99,7 +97,7 @@ function readOrder(v: readonly string[]): KnobValue {
   return knobSays(v[0]);
 }
 
-/** A knob learned by the reading scenario alone (catalogue/reading.ts), which says why when it cannot. */
+/** A knob learned by the reading scenario alone (src/gate/catalogue/reading.ts), which says why when it cannot. */
 function readAskedKnob(knob: Knob, of: SeenOf): KnobValue {
   const m = majority(of(knob));
   const why = Object.keys(of(`${knob}?`))[0];

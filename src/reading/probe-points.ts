@@ -1,6 +1,6 @@
 import type { ApiModel } from '../openapi/load.js';
-import { readingFacts } from '../openapi/reading-facts.js';
 import type { Exchange } from '../openapi/types.js';
+import { readingFacts } from './answer-facts.js';
 
 /**
  * The open points the probe's three read-only calls show (issue 19): each a knob of src/openapi/open-points.ts,

@@ -1,9 +1,9 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { KNOB_NAMES } from './open-points.js';
-import { ENDPOINTS } from './types.js';
+import { KNOB_NAMES } from '../openapi/open-points.js';
+import { ENDPOINTS } from '../openapi/types.js';
 
-// The provider's reading as a file (reports/provider-reading.yaml): written by the gate (src/gate/reading.ts,
-// src/gate/vocabulary.ts), read by `h2h mock --legal-profile` (src/simulator/legal.ts) and served
+// The provider's reading as a file (reports/provider-reading.yaml): written by the gate (learn-reading.ts,
+// learn-vocabulary.ts), read by `h2h mock --legal-profile` (src/simulator/legal.ts) and served
 // (src/simulator/vocabulary.ts). One schema for both sides, checked when read. docs/gate.md describes it.
 
 /** The version of the file's schema; a file of another version is refused when read. */

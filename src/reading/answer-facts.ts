@@ -1,11 +1,11 @@
-import { bodyOf, records } from './exchange.js';
-import type { ApiModel } from './load.js';
-import { numberForm } from './numbers.js';
-import type { Exchange } from './types.js';
+import { bodyOf, records } from '../openapi/exchange.js';
+import type { ApiModel } from '../openapi/load.js';
+import { numberForm } from '../openapi/numbers.js';
+import type { Exchange } from '../openapi/types.js';
 
-// What one answer says of the provider's reading (the open points of open-points.ts): read by the gate, which
-// learns the reading over a run (src/gate/reading.ts), and by the probe, which exports what its three read-only
-// calls show (src/probe/reading.ts).
+// What one answer says of the provider's reading (the open points of src/openapi/open-points.ts): read by the gate,
+// which learns the reading over a run (learn-reading.ts), and by the probe, which exports what its three read-only
+// calls show (probe-points.ts).
 
 /** One thing an answer showed: a knob of open-points.ts (or a helper fact such as `saldo-value`) and its value. */
 export interface Fact {

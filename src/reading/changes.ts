@@ -1,7 +1,7 @@
 import type { Knob } from '../openapi/open-points.js';
-import type { EndpointRefusal, LearnedFields, Vocabulary } from '../openapi/reading-file.js';
 import { ENDPOINTS } from '../openapi/types.js';
-import { GRADES, type Grade, type LearnedPoint, type ReadingChange } from './summary-schema.js';
+import type { EndpointRefusal, LearnedFields, Vocabulary } from './file.js';
+import { GRADES, type Grade, type LearnedPoint, type ReadingChange } from './types.js';
 
 /**
  * What changed in the provider's reading between two runs (`--baseline`), every learned value compared: the knobs,
