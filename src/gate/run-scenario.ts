@@ -30,12 +30,16 @@ export async function executeScenario(entry: PlannedScenario, deps: RunDeps): Pr
     return first.result;
   }
   const found = await lookUpLost(deps, first.lost);
-  const again = await attempt(entry, deps);
-  const r = again.result;
-  r.invites.sent += first.result.invites.sent;
-  r.invites.charged += first.result.invites.charged;
-  r.durationMs = (r.durationMs ?? 0) + (first.result.durationMs ?? 0);
-  r.flaky.push(redact(`run again with fresh trx_ids after: ${cause}; ${found.join('; ')}`));
+  const again = (await attempt(entry, deps)).result;
+  // The run again could not judge either (no answer again, the invite cap reached): the first's cause stands.
+  const judged = again.status === 'passed' || again.status === 'failed';
+  const r = judged ? again : first.result;
+  const other = judged ? first.result : again;
+  r.invites.sent += other.invites.sent;
+  r.invites.charged += other.invites.charged;
+  r.durationMs = (r.durationMs ?? 0) + (other.durationMs ?? 0);
+  if (judged) r.flaky.push(redact(`run again with fresh trx_ids after: ${cause}; ${found.join('; ')}`));
+  else r.skipReason = redact(`${cause}; run again with fresh trx_ids, it could not judge either: ${again.skipReason}`);
   return r;
 }
 

@@ -25,6 +25,8 @@ export interface GateTarget extends Target {
   trxRule?: TrxRule;
   /** Lookups discovery makes to learn each record's status (`--kind-lookups`). @defaultValue KIND_LOOKUPS */
   kindLookups?: number;
+  /** The most requests in flight (`--concurrency`): discovery's lookups keep to it. @defaultValue 4 */
+  concurrency?: number;
 }
 
 /** `--kind-lookups`'s default: 96 lookups miss a status of 5 % of the records once in a hundred accounts. */
@@ -205,7 +207,7 @@ export async function discover(
 /**
  * Lookups of the records discovery saw, so that a record's status is known where history shows none (a FAILED
  * transaction the provider answers in another shape is a kind of its own): at most `--kind-lookups`, spread evenly
- * over the records (newest first), four at a time; a record an earlier discovery looked up is not looked up again.
+ * over the records (newest first), four at a time (fewer under a lower --concurrency); a record an earlier discovery looked up is not looked up again.
  */
 async function lookUp(
   raw: RawSend,
@@ -230,6 +232,6 @@ async function lookUp(
       looked[id] = lookupTrait(ex);
     }
   };
-  await Promise.all([lane(), lane(), lane(), lane()]);
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(4, target.concurrency ?? 4)) }, lane));
   return looked;
 }

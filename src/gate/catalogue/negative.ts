@@ -1,6 +1,6 @@
 import { METHODS } from '../../openapi/types.js';
 import { compareLimit } from '../sampling.js';
-import { judge, PreconditionFailed, type Scenario } from '../scenario.js';
+import { judge, NotJudged, type Scenario } from '../scenario.js';
 
 /**
  * A name the run wrote that no product holds: three characters or more, one of them outside ASCII (a member named
@@ -26,8 +26,9 @@ export function negativeScenarios(): Scenario[] {
       requests: 4,
       async run(ctx) {
         const names = [...new Set(ctx.ownInvites().map((o) => o.sent?.name))].filter(foreignName);
+        // Not carried out (the cap, the balance): its own scenario says why; HIS-4 is judged by the others.
         if (names.length === 0)
-          throw new PreconditionFailed(
+          throw new NotJudged(
             "no invite of this run carried a name in another script: nothing outside HIS-4's fields to search for",
           );
         const answers = await Promise.all(
