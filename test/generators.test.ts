@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { coverageByNames, coverageCases, GENERATED_ENDPOINTS, nearMissCases } from '../src/gate/generators/cases.ts';
 import { OPERATORS, type Operator, OTHER_JSON_TYPES } from '../src/gate/generators/operators.ts';
+import { coveredPairs, feasiblePairs, pairCases, pairFactors } from '../src/gate/generators/pairs.ts';
 import { historyArbitrary, randomArbitrary } from '../src/gate/generators/properties.ts';
 import { boundaryValues } from '../src/gate/generators/values.ts';
 import { inviteParams, testNumber } from '../src/gate/sampling.ts';
@@ -274,5 +275,69 @@ describe('generated cases', () => {
       coverageCases(api, buildContext(1), 'history-transaksi', 'date', 'tanggal', 'POST'),
       coverageCases(api, buildContext(1), 'history-transaksi', 'date', 'tanggal', 'POST'),
     );
+  });
+});
+
+describe('the covering array (issue 40: pairs, not only singles)', () => {
+  /** Requests the array may take per endpoint (its rows and the repeats of `before`): docs/gate.md states it. */
+  const BUDGET = 150;
+  const endpoints = ['invite-member', 'history-transaksi', 'cek-trx-id'] as const;
+
+  for (const endpoint of endpoints)
+    it(`${endpoint}: every pair of levels one request can carry is in a case, within ${BUDGET} requests`, () => {
+      const ctx = buildContext(1);
+      const factors = pairFactors(api, ctx, endpoint);
+      const cases = pairCases(api, ctx, endpoint, factors);
+      const want = feasiblePairs(factors);
+      const got = coveredPairs(factors, cases);
+      assert.ok(want.length > 20, `${want.length} pairs`);
+      assert.deepEqual(
+        want.filter((p) => !got.has(p)),
+        [],
+      );
+      assert.ok(cases.length <= BUDGET, `${cases.length} requests`);
+      // No case goes by a method that cannot carry one of its levels (a JSON array by GET).
+      for (const c of cases)
+        for (const f of factors) {
+          const level = f.levels.find((l) => l.label === c.row?.[f.name]);
+          assert.ok(!level?.methods || level.methods.includes(c.method), `${c.label}`);
+        }
+    });
+
+  it('a factor added is crossed with every level of every other: all its pairs are covered', () => {
+    const ctx = buildContext(1);
+    const planted = {
+      name: 'planted',
+      levels: [
+        { label: 'one', set: { q: 'one' } },
+        { label: 'two', set: { q: 'two' } },
+        { label: 'body only', set: { q: ['x'] }, methods: ['POST'] as const },
+      ],
+    };
+    const factors = [...pairFactors(api, ctx, 'history-transaksi'), planted];
+    const cases = pairCases(api, ctx, 'history-transaksi', factors);
+    const mine = feasiblePairs(factors).filter((p) => p.includes('planted='));
+    const others = factors.slice(0, -1).reduce((n, f) => n + f.levels.length, 0);
+    // Each of the planted levels with every level of every other factor, less GET for the body-only one.
+    assert.equal(mine.length, 3 * others - 1);
+    const got = coveredPairs(factors, cases);
+    assert.deepEqual(
+      mine.filter((p) => !got.has(p)),
+      [],
+    );
+  });
+
+  it('an invite a clause says must be refused goes with a fresh ID and the product; any other one, guarded', () => {
+    const ctx = buildContext(1);
+    for (const c of pairCases(api, ctx, 'invite-member')) {
+      if (c.refuse) {
+        assert.equal(c.intent?.clause, c.refuse, c.label);
+        assert.equal(c.params.product_code, ctx.target.product, c.label);
+      } else {
+        assert.equal(c.intent?.clause, 'used-trx', c.label);
+        assert.equal(c.params.trx_id, ctx.data.knownTrxId, c.label);
+        assert.notEqual(c.params.product_code, ctx.target.product, c.label);
+      }
+    }
   });
 });

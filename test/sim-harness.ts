@@ -8,13 +8,13 @@ export const api = loadApiModel();
 /** Every planned scenario against a simulator over real HTTP, judged by the shared checks, in this process. */
 export function sweep(
   sim: Simulator,
-  opts: { allowWrites?: boolean } & Partial<InProcessOptions> = {},
+  opts: { allowWrites?: boolean; kindLookups?: number } & Partial<InProcessOptions> = {},
 ): Promise<RunResult> {
-  const { allowWrites, ...rest } = opts;
+  const { allowWrites, kindLookups, ...rest } = opts;
   const settings = embeddedTarget(sim);
   return runInProcess(
     api,
-    { ...settings, allowWrites: allowWrites ?? true },
+    { ...settings, allowWrites: allowWrites ?? true, ...(kindLookups !== undefined ? { kindLookups } : {}) },
     { maxInvites: settings.maxInvites, settleMs: 1000, ...rest },
   );
 }

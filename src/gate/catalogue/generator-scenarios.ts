@@ -3,6 +3,7 @@ import { dateOf, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
 import { coverageByNames, GENERATED_ENDPOINTS, type GeneratedCase, nearMissCases } from '../generators/cases.js';
+import { pairCases } from '../generators/pairs.js';
 import {
   checkProperty,
   historyArbitrary,
@@ -73,7 +74,8 @@ async function unknownForSure(
   ctx: ScenarioContext,
   cases: readonly GeneratedCase[],
 ): Promise<GeneratedCase[]> {
-  const ids = [...new Set(cases.filter((c) => c.unknownId).map((c) => String(c.params[c.coverage?.sentAs ?? ''])))];
+  const idOf = (c: GeneratedCase): string => String(api.foldRequest('cek-trx-id', c.params).params.trx_id);
+  const ids = [...new Set(cases.filter((c) => c.unknownId).map(idOf))];
   const maybe = new Set<string>();
   await Promise.all(
     ids.map(async (id) => {
@@ -86,7 +88,7 @@ async function unknownForSure(
     }),
   );
   return cases.map((c) => {
-    if (!c.unknownId || !maybe.has(String(c.params[c.coverage?.sentAs ?? '']))) return c;
+    if (!c.unknownId || !maybe.has(idOf(c))) return c;
     const { unknownId: _, ...rest } = c;
     return rest;
   });
@@ -136,6 +138,7 @@ export function generatedScenarios(api: ApiModel): Scenario[] {
         .params.filter((p) => p.name !== 'api_key')
         .map((p) => coverage(api, endpoint, p.name)),
     ),
+    ...(['invite-member', 'history-transaksi', 'cek-trx-id'] as const).map((endpoint) => pairs(api, endpoint)),
     ...GENERATED_ENDPOINTS.flatMap((endpoint) => METHODS.map((method) => nearMisses(endpoint, method))),
     historyProperties(api),
     ...GENERATED_ENDPOINTS.map((endpoint) => randomPhase(api, endpoint)),
@@ -177,6 +180,29 @@ function coverage(api: ApiModel, endpoint: Endpoint, param: string): Scenario {
     async run(ctx) {
       const cases = coverageByNames(api, ctx, endpoint, param, names);
       return coveragePairs(ctx, await sendAll(ctx, await unknownForSure(api, ctx, cases)));
+    },
+  };
+}
+
+/** The covering array of an endpoint (generators/pairs.ts): every pair of conditions its requests can carry. */
+function pairs(api: ApiModel, endpoint: Endpoint): Scenario {
+  const own: ClauseId[] =
+    endpoint === 'invite-member' ? ['INV-3', 'INV-4'] : endpoint === 'cek-trx-id' ? ['TRX-2'] : [];
+  const clauses: ClauseId[] = [...own, 'ENV-4'];
+  return {
+    title: `${clauses.join(' ')} ${endpoint} GET+POST: every pair of conditions (a covering array)`,
+    clauses,
+    area: AREA_OF[endpoint],
+    endpoint,
+    methods: ['GET', 'POST'],
+    aliases: api.operation(endpoint).params.flatMap((p) => api.namesOf(endpoint, p.name).slice(1)),
+    plainOpenApi: false,
+    needs: needsKnownTrx(endpoint) ? ['known-trx'] : ['history'],
+    ...(endpoint === 'invite-member' ? { invite: { writes: 0, risk: 1, priority: 0, safe: true } } : {}),
+    requests: 150,
+    async run(ctx) {
+      await sendAll(ctx, await unknownForSure(api, ctx, pairCases(api, ctx, endpoint)));
+      return [];
     },
   };
 }

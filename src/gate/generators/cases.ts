@@ -33,7 +33,7 @@ export function caseClauses(c: GeneratedCase): ClauseId[] {
  * A valid sample of a parameter, from the target's data and config: the suite's own sample, except where a
  * generated case must not spend (no fresh trx_id, the read-only product) or needs a value without a config.
  */
-function sampleOf(ctx: ScenarioContext, endpoint: Endpoint, name: string): unknown {
+export function sampleOf(ctx: ScenarioContext, endpoint: Endpoint, name: string): unknown {
   switch (name) {
     case 'msisdn':
     case 'limit':
@@ -183,7 +183,7 @@ export function coverageByNames(
  * number (its digits are no product's); an identifier looked up from the known transaction, beside every ID the
  * account shows (a variant equal to one of them is no unknown ID); anything else from its sample.
  */
-function roleSeed(ctx: ScenarioContext, endpoint: Endpoint, param: string): RoleSeed {
+export function roleSeed(ctx: ScenarioContext, endpoint: Endpoint, param: string): RoleSeed {
   if (endpoint === 'history-transaksi' && param === 'q') return { value: ctx.data.record?.member_number ?? '' };
   if (endpoint === 'cek-trx-id' && param === 'trx_id')
     return {

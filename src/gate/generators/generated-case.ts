@@ -5,7 +5,7 @@ import type { InviteIntent } from '../invite-ledger.js';
 // generators take the scenario's context, so the type lives where neither imports the other.
 
 /** Which generator made a case. */
-export type Phase = 'coverage' | 'near-miss' | 'random' | 'history' | 'in-flight';
+export type Phase = 'coverage' | 'pairs' | 'near-miss' | 'random' | 'history' | 'in-flight';
 
 /**
  * One generated request and what the clauses say of its answer. Kept as data, so that a failing one can be
@@ -31,4 +31,6 @@ export interface GeneratedCase {
   unknownId?: true;
   /** A coverage case: the parameter, the name it went under and its value class (what ENV-2 and ENV-3 pair on). */
   coverage?: { param: string; sentAs: string; valueClass: string };
+  /** A case of the covering array (pairs.ts): the level of each factor it sets. */
+  row?: Readonly<Record<string, string>>;
 }
