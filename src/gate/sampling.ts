@@ -26,6 +26,20 @@ export function compareLimit(ctx: Pick<ScenarioContext, 'data'>): number {
   return ctx.data.pageLimit ?? COMPARE_LIMIT;
 }
 
+/**
+ * Used transaction IDs that guard invites sent side by side, each a different one (a trx_id is never in flight
+ * twice: were the first lost, the others would be its repeats): the known one first, then every record's whose
+ * member is none of the run's numbers (a guarded invite must never repeat one of the gate's exactly).
+ */
+export function guardTrxIds(ctx: Pick<ScenarioContext, 'data' | 'target'>): string[] {
+  const own = new Set(ctx.target.msisdns.map((m) => forms(m).f62));
+  const ids = [
+    ctx.data.knownTrxId ?? '',
+    ...(ctx.data.records ?? []).filter((r) => !own.has(forms(r.member_number).f62)).map((r) => r.trx_id ?? ''),
+  ];
+  return [...new Set(ids.filter((id) => id !== ''))];
+}
+
 /** The member number invites of a scenario use: the first configured test number, in 08-form. */
 export function testNumber(ctx: Pick<ScenarioContext, 'target'>, index = 0): string {
   const list = ctx.target.msisdns;

@@ -42,9 +42,7 @@ const DEMANDS: Record<string, ClauseId[]> = {
 async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): Promise<Map<GeneratedCase, Exchange>> {
   const got = new Map<GeneratedCase, Exchange>();
   const invites = cases[0]?.endpoint === 'invite-member';
-  const size = invites ? 4 : 8;
-  for (let i = 0; i < cases.length; i += size) {
-    const batch = cases.slice(i, i + size);
+  for (const batch of batches(cases, invites ? 4 : 8)) {
     const answers = invites
       ? await ctx.inviteBatch(
           batch.map((c) => ({
@@ -62,6 +60,27 @@ async function sendAll(ctx: ScenarioContext, cases: readonly GeneratedCase[]): P
     });
   }
   return got;
+}
+
+/**
+ * The cases in batches of `size`, in order; an invite whose trx_id one of its batch already carries starts the next:
+ * a trx_id is never in flight twice (were the first lost, the second would be its repeat).
+ */
+function batches(cases: readonly GeneratedCase[], size: number): GeneratedCase[][] {
+  const out: GeneratedCase[][] = [];
+  let batch: GeneratedCase[] = [];
+  const trx = (c: GeneratedCase): unknown =>
+    c.endpoint === 'invite-member' ? (c.params.trx_id ?? c.params.trxid) : undefined;
+  for (const c of cases) {
+    const taken = trx(c) !== undefined && batch.some((b) => trx(b) === trx(c));
+    if (batch.length === size || taken) {
+      out.push(batch);
+      batch = [];
+    }
+    batch.push(c);
+  }
+  if (batch.length) out.push(batch);
+  return out;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type Params,
 } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
-import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
+import { compareLimit, guardTrxIds, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
 import type { GeneratedCase } from './generated-case.js';
@@ -69,6 +69,7 @@ function inviteCase(
   param: string,
   sentAs: string,
   value: unknown,
+  i: number,
 ): Pick<GeneratedCase, 'params' | 'intent'> {
   const refuse = refusalDemand('invite-member', param, value);
   const live = ctx.target.allowWrites && refuse !== undefined && refuse !== 'AUTH-1';
@@ -79,6 +80,9 @@ function inviteCase(
     msisdn: testNumber(ctx),
     ...(ctx.target.kind ? { kind: ctx.target.kind } : {}),
   };
+  // Guarded twice (a used ID and a product that cannot exist): any used ID will do, one per invite side by side.
+  const ids = guardTrxIds(ctx);
+  if (!live && param !== 'product_code' && ids.length) base.trx_id = ids[i % ids.length];
   if (param === 'product_code' && !live) {
     // Only the used trx_id guards this one: it must not repeat an earlier invite of that trx_id exactly, which a
     // provider may answer as an idempotent replay (ok true, nothing charged). The gate's own invites send the
@@ -114,7 +118,7 @@ export function coverageCases(
   const values = boundaryValues(api, endpoint, param, sampleOf(ctx, endpoint, param), seed, operators);
   return values
     .filter((v) => !v.methods || v.methods.includes(method))
-    .map((v) => {
+    .map((v, i) => {
       const label = `${sentAs === param ? param : `${param} via ${sentAs}`}: ${v.label}`;
       const refuse = refusalDemand(endpoint, param, v.value);
       const coverage = { param, sentAs, valueClass: v.label };
@@ -126,7 +130,7 @@ export function coverageCases(
           label,
           coverage,
           ...(refuse ? { refuse } : {}),
-          ...inviteCase(ctx, param, sentAs, v.value),
+          ...inviteCase(ctx, param, sentAs, v.value, i),
         };
       const params: Params =
         endpoint === 'history-transaksi'

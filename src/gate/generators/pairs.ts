@@ -2,7 +2,7 @@ import covertable from 'covertable';
 import type { ApiModel } from '../../openapi/load.js';
 import { type ClauseId, type Endpoint, METHODS, type Method, type Params } from '../../openapi/types.js';
 import type { InviteIntent } from '../invite-ledger.js';
-import { compareLimit, READ_ONLY_PRODUCT } from '../sampling.js';
+import { compareLimit, guardTrxIds, READ_ONLY_PRODUCT } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { roleSeed, sampleOf } from './cases.js';
 import { refusalDemand } from './demands.js';
@@ -144,27 +144,39 @@ export function coveringRows(factors: readonly Factor[]): Record<string, string>
 }
 
 /** An invite's guards: a used trx_id and a product that cannot exist, unless it must be refused and writes are on. */
-function inviteGuards(ctx: ScenarioContext, refuse: ClauseId | undefined): { set: Params; intent: InviteIntent } {
+function inviteGuards(
+  ctx: ScenarioContext,
+  refuse: ClauseId | undefined,
+  i: number,
+): { set: Params; intent: InviteIntent } {
   if (ctx.target.allowWrites && refuse)
     return {
       set: { trx_id: ctx.newTrxId(), product_code: ctx.target.product ?? '' },
       intent: { expect: 'refusal', clause: refuse },
     };
+  // Guarded twice (a used ID and a product that cannot exist): any used ID will do, one per invite side by side.
+  const ids = guardTrxIds(ctx);
   return {
-    set: { trx_id: ctx.data.knownTrxId ?? '', product_code: READ_ONLY_PRODUCT },
+    set: { trx_id: ids[i % Math.max(1, ids.length)] ?? '', product_code: READ_ONLY_PRODUCT },
     intent: { expect: 'refusal', clause: 'used-trx' },
   };
 }
 
 /** The case of one row: its levels' parameters, the guards of an invite, what the clauses demand. */
-function rowCase(ctx: ScenarioContext, endpoint: Endpoint, factors: readonly Factor[], row: Record<string, string>) {
+function rowCase(
+  ctx: ScenarioContext,
+  endpoint: Endpoint,
+  factors: readonly Factor[],
+  row: Record<string, string>,
+  i: number,
+): GeneratedCase {
   const levels = factors.map((f) => f.levels.find((l) => l.label === row[f.name]) as Level);
   const refuse = levels.find((l) => l.refuse)?.refuse;
   const params: Params = endpoint === 'history-transaksi' ? { limit: compareLimit(ctx) } : {};
   // A limit level (absent included) replaces the compared page's.
   if (endpoint === 'history-transaksi' && row.limit !== undefined) delete params.limit;
   for (const l of levels) Object.assign(params, l.set);
-  const guards = endpoint === 'invite-member' ? inviteGuards(ctx, refuse) : undefined;
+  const guards = endpoint === 'invite-member' ? inviteGuards(ctx, refuse, i) : undefined;
   const c: GeneratedCase = {
     phase: 'pairs',
     endpoint,
@@ -189,7 +201,7 @@ export function pairCases(
   endpoint: Endpoint,
   factors: readonly Factor[] = pairFactors(api, ctx, endpoint),
 ): GeneratedCase[] {
-  const cases = coveringRows(factors).map((row) => rowCase(ctx, endpoint, factors, row));
+  const cases = coveringRows(factors).map((row, i) => rowCase(ctx, endpoint, factors, row, i));
   const again = cases.filter((c) => c.row?.before === 'after the same request');
   return [...cases, ...again.map((c) => ({ ...c, label: `${c.label} (sent again)` }))];
 }
