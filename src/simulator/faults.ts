@@ -401,6 +401,16 @@ export const CROSSING_FAULTS = [
       'an invite checks its trx_id for reuse as sent but stores it trimmed: a used ID with a space around it creates a second transaction of that ID',
   },
   {
+    name: 'kind-array-coerced',
+    clause: 'INV-4',
+    description:
+      'an invite whose kind is a JSON array of one word (["akrab"]) takes that word as the kind: the invite is carried out and charged',
+    request: (raw, endpoint, names) =>
+      endpoint === 'invite-member'
+        ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, names('kind').includes(k) ? firstWord(v) : v]))
+        : raw,
+  },
+  {
     name: 'alias-member-empty',
     clause: 'INV-6',
     description:
@@ -476,6 +486,15 @@ export const INDEPENDENT_FAULTS = [
         : raw,
   },
 ] as const satisfies readonly Fault[];
+
+/**
+ * Fault `kind-array-coerced`: a JSON array of one word read as that word. The body's array arrives as one value of
+ * its parameter (params.ts keeps it whole, inside the list of a name's values).
+ */
+function firstWord(v: unknown): unknown {
+  const one = Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) ? v[0] : v;
+  return Array.isArray(one) && one.length === 1 && typeof one[0] === 'string' ? one[0] : v;
+}
 
 /** Fault `astral-name-error`: a 4-byte UTF-8 character in the name breaks the store (MySQL's utf8mb3). */
 function astralNameError(b: Record<string, unknown>, c: RewriteContext): void {

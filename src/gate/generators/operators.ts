@@ -54,6 +54,18 @@ export const OTHER_JSON_TYPES: Operator = {
     otherJsonTypes(seed).filter((v) => param.role !== 'secret' || !JSON.stringify(v.value).includes(seed.value)),
 };
 
+/**
+ * Other JSON types where a clause says they must be refused: a number (INV-3: "anything but digits" holds no
+ * digits in an array) and a kind (INV-4: "a kind other than akrab or circle"). A provider that coerces
+ * `["akrab"]` to `akrab` charges an invite no caller sent. Every other parameter takes the row above once the
+ * reading has a kind of refusal for a value of another type.
+ */
+export const OTHER_JSON_TYPES_REFUSED: Operator = {
+  name: 'other JSON types where a clause refuses them',
+  appliesTo: (param) => param.role === 'phone' || param.role === 'enum',
+  values: (seed, param) => OTHER_JSON_TYPES.values(seed, param),
+};
+
 /** The operators, in the order their values go out. Adding one is adding a row here. */
 export const OPERATORS: readonly Operator[] = [
   {
@@ -61,6 +73,7 @@ export const OPERATORS: readonly Operator[] = [
     appliesTo: () => true,
     values: (seed, param) => roleValues(param.role, seed),
   },
+  OTHER_JSON_TYPES_REFUSED,
 ];
 
 /** Every operator's values for one parameter and seed, the first of equal values kept. */
