@@ -14,6 +14,12 @@ export type Endpoint = (typeof ENDPOINTS)[number];
 export const READ_ONLY_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id'] as const;
 export type ReadOnlyEndpoint = (typeof READ_ONLY_ENDPOINTS)[number];
 
+/** Every endpoint in the gate's order: the reads, then invite-member (the catalogue's areas go so). */
+export const ENDPOINTS_READS_FIRST = [...READ_ONLY_ENDPOINTS, 'invite-member'] as const;
+
+/** The endpoints that take parameters besides the key: all but saldo-user. */
+export const ENDPOINTS_WITH_PARAMS = ENDPOINTS.filter((e): e is Exclude<Endpoint, 'saldo-user'> => e !== 'saldo-user');
+
 export const METHODS = ['GET', 'POST'] as const;
 export type Method = (typeof METHODS)[number];
 

@@ -1,5 +1,5 @@
 import type { RawBody } from '../../client/client.js';
-import type { Endpoint, Exchange } from '../../openapi/types.js';
+import { ENDPOINTS_READS_FIRST, type Endpoint, type Exchange } from '../../openapi/types.js';
 import { judge, type Scenario, type ScenarioContext } from '../scenario.js';
 import { AREA_OF } from './common.js';
 
@@ -39,7 +39,7 @@ function sendBody(ctx: ScenarioContext, endpoint: Endpoint, body: RawBody): Prom
 
 /** ENV-1 and AUTH-1 on every endpoint's answers to POST bodies that are no JSON object of parameters. */
 export function bodyScenarios(): Scenario[] {
-  return (['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const).map((endpoint) => ({
+  return ENDPOINTS_READS_FIRST.map((endpoint) => ({
     title: `ENV-1 AUTH-1 ${endpoint} POST: bodies that are no JSON object of parameters get the envelope`,
     clauses: ['ENV-1', 'AUTH-1'],
     area: endpoint === 'invite-member' ? 'invite' : endpoint === 'saldo-user' ? 'envelope' : AREA_OF[endpoint],

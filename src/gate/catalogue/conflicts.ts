@@ -2,7 +2,15 @@ import { answerJudges, judgeClauses } from '../../checks/judge.js';
 import { bodyOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
-import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
+import {
+  type ClauseId,
+  ENDPOINTS_READS_FIRST,
+  type Endpoint,
+  type Exchange,
+  METHODS,
+  type Method,
+  type Params,
+} from '../../openapi/types.js';
 import { baseParams, compareLimit, READ_ONLY_PRODUCT, testNumber, WRONG_KEY } from '../sampling.js';
 import { type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
 import { showExchange } from '../scenario-result.js';
@@ -226,7 +234,7 @@ function conflictScenario(api: ApiModel, endpoint: Endpoint, param: string, alia
  */
 export function conflictScenarios(api: ApiModel): Scenario[] {
   const out: Scenario[] = [];
-  for (const endpoint of ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const)
+  for (const endpoint of ENDPOINTS_READS_FIRST)
     for (const p of api.operation(endpoint).params)
       for (const alias of p.aliases)
         for (const method of METHODS) out.push(conflictScenario(api, endpoint, p.name, alias, method));

@@ -1,7 +1,14 @@
 import { historyComplete } from '../../checks/outcome.js';
 import { dateOf, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
-import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method } from '../../openapi/types.js';
+import {
+  type ClauseId,
+  ENDPOINTS_WITH_PARAMS,
+  type Endpoint,
+  type Exchange,
+  METHODS,
+  type Method,
+} from '../../openapi/types.js';
 import { coverageByNames, GENERATED_ENDPOINTS, type GeneratedCase, nearMissCases } from '../generators/cases.js';
 import { pairCases } from '../generators/pairs.js';
 import {
@@ -151,13 +158,13 @@ async function coveragePairs(ctx: ScenarioContext, got: ReadonlyMap<GeneratedCas
  */
 export function generatedScenarios(api: ApiModel): Scenario[] {
   const out: Scenario[] = [
-    ...(['invite-member', 'history-transaksi', 'cek-trx-id'] as const).flatMap((endpoint) =>
+    ...ENDPOINTS_WITH_PARAMS.flatMap((endpoint) =>
       api
         .operation(endpoint)
         .params.filter((p) => p.name !== 'api_key')
         .map((p) => coverage(api, endpoint, p.name)),
     ),
-    ...(['invite-member', 'history-transaksi', 'cek-trx-id'] as const).map((endpoint) => pairs(api, endpoint)),
+    ...ENDPOINTS_WITH_PARAMS.map((endpoint) => pairs(api, endpoint)),
     ...GENERATED_ENDPOINTS.flatMap((endpoint) => METHODS.map((method) => nearMisses(endpoint, method))),
     historyProperties(api),
     ...GENERATED_ENDPOINTS.map((endpoint) => randomPhase(api, endpoint)),

@@ -1,4 +1,5 @@
 import type { ApiModel } from '../../openapi/load.js';
+import { READ_ONLY_ENDPOINTS } from '../../openapi/types.js';
 import type { Scenario } from '../scenario.js';
 import { authScenarios } from './auth.js';
 import { balanceScenarios } from './balance.js';
@@ -16,8 +17,8 @@ import { readingScenarios } from './reading.js';
 /** Every scenario of the gate, area by area (each area is a file here and a Playwright file in suites/). */
 export function buildCatalogue(api: ApiModel): Scenario[] {
   return [
-    ...(['saldo-user', 'history-transaksi', 'cek-trx-id'] as const).flatMap((e) => envelopeScenarios(api, e)),
-    ...(['saldo-user', 'history-transaksi', 'cek-trx-id'] as const).flatMap((e) => authScenarios(e)),
+    ...READ_ONLY_ENDPOINTS.flatMap((e) => envelopeScenarios(api, e)),
+    ...READ_ONLY_ENDPOINTS.flatMap((e) => authScenarios(e)),
     ...balanceScenarios(api),
     ...bodyScenarios(),
     ...historyScenarios(api),

@@ -2,6 +2,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import {
   type ClauseId,
+  ENDPOINTS_READS_FIRST,
   type Endpoint,
   METHODS,
   type Method,
@@ -205,7 +206,7 @@ const KEY_NAMES = ['api_key', 'key'] as const;
  * The endpoints of the near misses and the random phase, in their order in the catalogue (the names of the key
  * take turns along it).
  */
-export const GENERATED_ENDPOINTS = ['saldo-user', 'history-transaksi', 'cek-trx-id', 'invite-member'] as const;
+export const GENERATED_ENDPOINTS = ENDPOINTS_READS_FIRST;
 
 /** The key as a parameter, for the operators' rows (operators.ts): its role is what they read. */
 const KEY_PARAM: ParamInfo = {
