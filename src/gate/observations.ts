@@ -1,5 +1,6 @@
-import type { Endpoint, Method, ShownExchange } from '../openapi/types.js';
+import type { Endpoint, Exchange, Method, ShownExchange } from '../openapi/types.js';
 import type { ReadingFact } from '../reading/index.js';
+import { learnPhones, redact, redactValue } from '../redact.js';
 
 // A shown exchange is the API model's (openapi/types.ts), a reading fact the reading's (src/reading/types.ts): both
 // are named here too, where a scenario's observations are.
@@ -21,3 +22,23 @@ export type Observation =
       evidence?: ShownExchange;
     }
   | ReadingFact;
+
+/** One exchange as a report shows it, redacted: its evidence, a failing scenario's exchanges. */
+export function showExchange(ex: Exchange): ShownExchange {
+  learnPhones(ex.params);
+  learnPhones(ex.body);
+  return {
+    method: ex.method,
+    url: redact(ex.url),
+    params: redactValue(ex.params),
+    // A body sent as it is (a malformed one) is the request: shown, redacted, in place of the parameters' JSON.
+    ...(ex.sentBody ? { sentBody: `${ex.sentBody.contentType} ${redact(ex.sentBody.text.slice(0, 512))}` } : {}),
+    httpStatus: ex.httpStatus,
+    contentType: ex.contentType,
+    body: redact(
+      (ex.bodyLength ?? ex.bodyText.length) > 4096
+        ? `${ex.bodyText.slice(0, 4096)}… (${ex.bodyLength ?? ex.bodyText.length} bytes)`
+        : ex.bodyText,
+    ),
+  };
+}

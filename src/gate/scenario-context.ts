@@ -13,6 +13,7 @@ import {
   refusalExpected,
   replaysAnother,
 } from './invite-ledger.js';
+import { type Observation, showExchange } from './observations.js';
 import { PaceLost } from './pace.js';
 import type { NotRun } from './plan.js';
 import type { RunDeps } from './run-deps.js';
@@ -27,7 +28,6 @@ import {
   type SendOptions,
   type SettlePace,
 } from './scenario.js';
-import { type Observation, showExchange } from './scenario-result.js';
 import { MaybeCarriedOut, RateLimited, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
 
 /** What a scenario sent and saw while it ran: the verdict step (verdict.ts) judges from this. */

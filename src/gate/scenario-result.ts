@@ -1,6 +1,6 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
-import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
-import { learnPhones, redact, redactValue } from '../redact.js';
+import type { ClauseId, Drift, Finding } from '../openapi/types.js';
+import { redact } from '../redact.js';
 import type { NotRun, PlannedScenario, StopKind } from './plan.js';
 
 export type { Observation, ReadingFact, ShownExchange } from './observations.js';
@@ -57,25 +57,6 @@ export interface ScenarioResult {
   observations: Observation[];
   /** Answers received, and the refusals among them by kind (`HTTP 403 FORBIDDEN`). */
   answers: { total: number; refusals: Record<string, number> };
-}
-
-export function showExchange(ex: Exchange): ShownExchange {
-  learnPhones(ex.params);
-  learnPhones(ex.body);
-  return {
-    method: ex.method,
-    url: redact(ex.url),
-    params: redactValue(ex.params),
-    // A body sent as it is (a malformed one) is the request: shown, redacted, in place of the parameters' JSON.
-    ...(ex.sentBody ? { sentBody: `${ex.sentBody.contentType} ${redact(ex.sentBody.text.slice(0, 512))}` } : {}),
-    httpStatus: ex.httpStatus,
-    contentType: ex.contentType,
-    body: redact(
-      (ex.bodyLength ?? ex.bodyText.length) > 4096
-        ? `${ex.bodyText.slice(0, 4096)}… (${ex.bodyLength ?? ex.bodyText.length} bytes)`
-        : ex.bodyText,
-    ),
-  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { learnPhones, redact, redactValue } from '../redact.js';
 import { saveFailure, saveScenarioFailure } from './failures.js';
 import type { GeneratedCase } from './generators/cases.js';
 import { judgeCase } from './generators/judge-case.js';
+import { showExchange } from './observations.js';
 import { applyDeviations, driftIdentity, strictDriftLines } from './outcome-rules.js';
 import type { NotRun, PlannedScenario } from './plan.js';
 import { judgeReceived } from './received.js';
@@ -20,7 +21,6 @@ import {
   type Observation,
   type ReadingFact,
   type ScenarioResult,
-  showExchange,
 } from './scenario-result.js';
 
 /** How a scenario's run ended before the verdict: its judgements, or why it stopped. */

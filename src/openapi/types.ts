@@ -86,7 +86,7 @@ export const BODY_TEXT_KEPT = 8192;
 
 /**
  * A redacted request and response, as attached to a failing scenario and as the evidence of the provider's reading
- * (src/gate/scenario-result.ts, showExchange, makes one).
+ * (src/gate/observations.ts, showExchange, makes one).
  */
 export interface ShownExchange {
   method: string;

@@ -3,9 +3,9 @@ import { bodyOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
+import { showExchange } from '../observations.js';
 import { baseParams, compareLimit, READ_ONLY_PRODUCT, testNumber, WRONG_KEY } from '../sampling.js';
 import { type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
-import { showExchange } from '../scenario-result.js';
 import type { HistoryRecord } from '../target.js';
 import { AREA_OF, ordinaryIntent, sendAs } from './common.js';
 

@@ -3,6 +3,7 @@ import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import { type InviteIntent, replaysAnother } from '../invite-ledger.js';
+import { showExchange } from '../observations.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
 import {
   allAnswered,
@@ -20,7 +21,6 @@ import {
   steadySaldo,
   without,
 } from '../scenario.js';
-import { showExchange } from '../scenario-result.js';
 import { unusualTrxIds } from '../trx-ids.js';
 import { authScenarios } from './auth.js';
 import { envelopeScenarios } from './envelope.js';

@@ -3,8 +3,8 @@ import type { ApiModel } from '../../openapi/load.js';
 import type { Exchange, Params } from '../../openapi/types.js';
 import { refusedFact } from '../../reading/index.js';
 import { hasCasedLetter, swapCase } from '../../shared/letter-case.js';
+import { showExchange } from '../observations.js';
 import type { Judgement, Scenario, ScenarioContext } from '../scenario.js';
-import { showExchange } from '../scenario-result.js';
 
 /** A limit above any maximum a provider is likely to set: a page cut below it shows the maximum. */
 export const LARGE_LIMIT = 1000;
