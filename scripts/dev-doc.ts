@@ -45,8 +45,13 @@ const ROWS: readonly Row[] = [
     files: true,
   },
   {
+    path: 'src/target/',
+    words: 'the target as the gate meets it: discovery, record kinds, trx IDs, send policy, pace, ledger',
+    files: true,
+  },
+  {
     path: 'src/gate/',
-    words: 'the contract gate: the one planner, the executor, send policy, invite ledger, reports',
+    words: 'the contract gate: the one planner, the executor, reports',
     files: true,
   },
   { path: 'src/gate/catalogue/', words: 'the scenarios by area; index.ts builds the whole', files: true },

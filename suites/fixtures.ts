@@ -5,19 +5,19 @@ import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { configFromEnv } from '../src/gate/config.js';
 import { nearMissKeys } from '../src/gate/generators/cases.js';
 import { type EffectiveConfig, handedKey, readRunFile } from '../src/gate/handover.js';
-import { paceClient } from '../src/gate/pace.js';
 import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src/gate/plan.js';
 import { runDeps } from '../src/gate/run-deps.js';
 import { executeScenario } from '../src/gate/run-scenario.js';
 import type { Area } from '../src/gate/scenario.js';
 import { DID_NOT_REPORT, skippedResult } from '../src/gate/scenario-result.js';
-import { httpSend } from '../src/gate/send-policy.js';
-import type { TargetData } from '../src/gate/target.js';
-import { discover } from '../src/gate/target.js';
-import { trxFactory } from '../src/gate/trx-ids.js';
 import { concurrencyOf } from '../src/gate/workers.js';
 import { loadApiModel } from '../src/openapi/load.js';
 import { registerPhone, registerSecret } from '../src/redact.js';
+import { paceClient } from '../src/target/pace.js';
+import { httpSend } from '../src/target/send-policy.js';
+import type { TargetData } from '../src/target/target.js';
+import { discover } from '../src/target/target.js';
+import { trxFactory } from '../src/target/trx-ids.js';
 
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan

@@ -11,17 +11,17 @@ import {
   writeRunFile,
   writeSetupError,
 } from '../src/gate/handover.js';
-import { localPace, servePace } from '../src/gate/pace.js';
 import { planRun } from '../src/gate/plan.js';
 import { preflight, targetProblem } from '../src/gate/preflight.js';
-import { httpSend } from '../src/gate/send-policy.js';
-import { discover } from '../src/gate/target.js';
-import { newRunId, newSeed } from '../src/gate/trx-ids.js';
 import { concurrencyOf } from '../src/gate/workers.js';
 import { loadApiModel } from '../src/openapi/load.js';
 import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
 import { defaultValue } from '../src/shared/settings.js';
 import { startEmbedded } from '../src/simulator/embedded.js';
+import { localPace, servePace } from '../src/target/pace.js';
+import { httpSend } from '../src/target/send-policy.js';
+import { discover } from '../src/target/target.js';
+import { newRunId, newSeed } from '../src/target/trx-ids.js';
 
 /** The run's target: the given one, or the embedded simulator started here with its key, product and numbers. */
 async function targetOf(

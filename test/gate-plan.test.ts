@@ -3,10 +3,10 @@ import { describe, it } from 'node:test';
 import { RECORD_DATE_EDGES, recordDateEdges } from '../src/gate/catalogue/history.ts';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { dataSkip, planRun } from '../src/gate/plan.ts';
-import { discoveredData } from '../src/gate/target.ts';
 import { ONE_WORKER_PLAN, workersFor } from '../src/gate/workers.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Exchange } from '../src/openapi/types.ts';
+import { discoveredData } from '../src/target/target.ts';
 
 const catalogue = buildCatalogue(loadApiModel());
 const data = {

@@ -7,12 +7,12 @@ import { describe, it } from 'node:test';
 import { buildCatalogue } from '../src/gate/catalogue/index.ts';
 import { planRun } from '../src/gate/plan.ts';
 import type { ContractSummary } from '../src/gate/summary.ts';
-import { TRX_KINDS } from '../src/gate/trx-ids.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
 import { loadFixture } from '../src/simulator/fixtures.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type LogEntry, startSimulator } from '../src/simulator/server.ts';
+import { TRX_KINDS } from '../src/target/trx-ids.ts';
 import { contractRun } from './gate-runs.ts';
 import { cliInProcess, gateInProcess, NO_TARGET_ENV, ROOT, runCli, violated } from './helpers.ts';
 

@@ -7,9 +7,9 @@ import { historyArbitrary, randomArbitrary } from '../src/gate/generators/proper
 import { boundaryValues } from '../src/gate/generators/values.ts';
 import { inviteParams, testNumber } from '../src/gate/sampling.ts';
 import type { ScenarioContext } from '../src/gate/scenario.ts';
-import { discoveredData } from '../src/gate/target.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { ENDPOINTS, type Exchange, METHODS } from '../src/openapi/types.ts';
+import { discoveredData } from '../src/target/target.ts';
 
 const api = loadApiModel();
 

@@ -7,13 +7,9 @@ import { type Baseline, compareToBaseline, readBaseline } from '../gate/baseline
 import { buildCatalogue } from '../gate/catalogue/index.js';
 import { CONTRACT_FILE_EXTRAS, type ContractConfig, insecureWarning, resolveContractConfig } from '../gate/config.js';
 import { configEnv, type Discovery, writeDiscovery } from '../gate/handover.js';
-import { localPace } from '../gate/pace.js';
 import { planRun } from '../gate/plan.js';
 import { preflight, targetProblem } from '../gate/preflight.js';
-import { httpSend } from '../gate/send-policy.js';
 import { type ContractSummary, exitCodeOf, summaryMarkdown } from '../gate/summary.js';
-import { discover } from '../gate/target.js';
-import { newSeed } from '../gate/trx-ids.js';
 import { concurrencyOf, workersFor } from '../gate/workers.js';
 import { loadApiModel } from '../openapi/load.js';
 import { changedAtLeast, changeLine } from '../reading/index.js';
@@ -22,6 +18,10 @@ import { UsageError, writableFolder } from '../shared/config-file.js';
 import { packageRoot } from '../shared/package-root.js';
 import { shellWord } from '../shared/shell.js';
 import { checkEmbeddedOptions } from '../simulator/embedded.js';
+import { localPace } from '../target/pace.js';
+import { httpSend } from '../target/send-policy.js';
+import { discover } from '../target/target.js';
+import { newSeed } from '../target/trx-ids.js';
 import { type Command, EXIT, type Io } from './command.js';
 
 /**

@@ -6,21 +6,21 @@ import { fillPlaceholders, loadFailures } from '../gate/failures.js';
 import { type GeneratedCase, nearMissKeys } from '../gate/generators/cases.js';
 import { judgeCase } from '../gate/generators/judge-case.js';
 import { sendCase } from '../gate/generators/properties.js';
-import { NotSent } from '../gate/invite-ledger.js';
-import { localPace } from '../gate/pace.js';
 import { targetProblem } from '../gate/preflight.js';
 import { runDeps } from '../gate/run-deps.js';
 import { executeScenario } from '../gate/run-scenario.js';
 import { buildContext, stoppedBy } from '../gate/scenario-context.js';
 import { findingLines } from '../gate/scenario-result.js';
-import { httpSend, RateLimited, type SendPolicy } from '../gate/send-policy.js';
-import { discover, type TargetData } from '../gate/target.js';
-import { newRunId, trxFactory } from '../gate/trx-ids.js';
 import { loadApiModel } from '../openapi/load.js';
 import type { Exchange } from '../openapi/types.js';
 import { redact, registerPhone, registerSecret } from '../redact.js';
 import { defaultValue } from '../shared/settings.js';
 import { startEmbedded } from '../simulator/embedded.js';
+import { NotSent } from '../target/invite-ledger.js';
+import { localPace } from '../target/pace.js';
+import { httpSend, RateLimited, type SendPolicy } from '../target/send-policy.js';
+import { discover, type TargetData } from '../target/target.js';
+import { newRunId, trxFactory } from '../target/trx-ids.js';
 import { type Command, EXIT, type Io } from './command.js';
 
 /**

@@ -7,8 +7,8 @@ import type { Grade } from '../reading/index.js';
 import { resolveApiKey } from '../shared/api-key.js';
 import { readableFile, UsageError } from '../shared/config-file.js';
 import { get, isGiven, type Resolved, resolveSettings } from '../shared/settings.js';
-import type { Kind } from './target.js';
-import type { TrxRule } from './trx-ids.js';
+import type { Kind } from '../target/target.js';
+import type { TrxRule } from '../target/trx-ids.js';
 import { concurrencyOf } from './workers.js';
 
 /** A clause the team accepts as broken for now: reported as `warn`, not failed. */

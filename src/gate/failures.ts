@@ -6,8 +6,8 @@ import { forms } from '../openapi/numbers.js';
 import type { Exchange, Finding, Params } from '../openapi/types.js';
 import { redact } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
+import { refusalExpected } from '../target/invite-ledger.js';
 import { type GeneratedCase, nearMissKeys } from './generators/cases.js';
-import { refusalExpected } from './invite-ledger.js';
 
 /**
  * A failing generated case, saved to reports/failures/ so it can be read and sent again. The key, the keys

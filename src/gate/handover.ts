@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TargetData } from '../target/target.js';
 import type { ContractConfig } from './config.js';
 import type { Preflight } from './preflight.js';
-import type { TargetData } from './target.js';
 
 /**
  * Every environment variable that carries state between the gate's processes, in one place:

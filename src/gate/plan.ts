@@ -1,5 +1,5 @@
+import type { TargetData } from '../target/target.js';
 import { type Form, isPlainOpenApi, type Scenario } from './scenario.js';
-import type { TargetData } from './target.js';
 
 /** What decides which scenarios run: the gate's settings, nothing else. */
 export interface PlanOptions {

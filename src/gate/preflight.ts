@@ -4,7 +4,7 @@ import { bodyOf, calledUrl } from '../openapi/exchange.js';
 import { type Endpoint, type Exchange, METHODS, type Method } from '../openapi/types.js';
 import { redact } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
-import { RateLimited, type RawSend, type SendPolicy, sendUnderPolicy } from './send-policy.js';
+import { RateLimited, type RawSend, type SendPolicy, sendUnderPolicy } from '../target/send-policy.js';
 
 /** What preflight learned: the balance, and the methods on which the key was refused (ENV-2 will say more). */
 export interface Preflight {

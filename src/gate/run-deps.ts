@@ -1,9 +1,9 @@
 import type { ApiModel } from '../openapi/load.js';
+import { InviteLedger } from '../target/invite-ledger.js';
+import type { Pace } from '../target/pace.js';
+import type { RawSend, SendPolicy } from '../target/send-policy.js';
+import type { GateTarget, TargetData } from '../target/target.js';
 import type { Deviation } from './config.js';
-import { InviteLedger } from './invite-ledger.js';
-import type { Pace } from './pace.js';
-import type { RawSend, SendPolicy } from './send-policy.js';
-import type { GateTarget, TargetData } from './target.js';
 
 /** Everything a scenario runs with, shared by the Playwright suite, the in-process runner and `h2h replay`. */
 export interface RunDeps {

@@ -1,7 +1,7 @@
 import { forms } from '../openapi/numbers.js';
 import type { Endpoint, Params } from '../openapi/types.js';
+import { settledDate } from '../target/target.js';
 import type { ScenarioContext } from './scenario.js';
-import { settledDate } from './target.js';
 
 /**
  * Without writes, invites name this product, which no reseller sells: with the used transaction ID that is a

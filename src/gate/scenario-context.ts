@@ -4,7 +4,6 @@ import type { ApiModel } from '../openapi/load.js';
 import { numberForm } from '../openapi/numbers.js';
 import { sentValue } from '../openapi/shape.js';
 import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
-import type { GeneratedCase } from './generators/cases.js';
 import {
   type InviteIntent,
   type InviteOutcome,
@@ -12,9 +11,11 @@ import {
   NotSent,
   refusalExpected,
   replaysAnother,
-} from './invite-ledger.js';
+} from '../target/invite-ledger.js';
+import { PaceLost } from '../target/pace.js';
+import { MaybeCarriedOut, RateLimited, sendUnderPolicy, type TrafficNotes } from '../target/send-policy.js';
+import type { GeneratedCase } from './generators/cases.js';
 import { type Observation, showExchange } from './observations.js';
-import { PaceLost } from './pace.js';
 import type { NotRun } from './plan.js';
 import type { RunDeps } from './run-deps.js';
 import { compareLimit } from './sampling.js';
@@ -28,7 +29,6 @@ import {
   type SendOptions,
   type SettlePace,
 } from './scenario.js';
-import { MaybeCarriedOut, RateLimited, sendUnderPolicy, type TrafficNotes } from './send-policy.js';
 
 /** What a scenario sent and saw while it ran: the verdict step (verdict.ts) judges from this. */
 export interface Recording {

@@ -2,10 +2,10 @@ import type { Evidence } from '../checks/types.js';
 import type { RawBody } from '../client/client.js';
 import { bodyOf, records, saldoOf } from '../openapi/exchange.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params, ReadOnlyEndpoint } from '../openapi/types.js';
+import type { CarriedOut, InviteIntent } from '../target/invite-ledger.js';
+import type { GateTarget, TargetData } from '../target/target.js';
 import type { GeneratedCase } from './generators/generated-case.js';
-import type { CarriedOut, InviteIntent } from './invite-ledger.js';
 import type { Observation } from './observations.js';
-import type { GateTarget, TargetData } from './target.js';
 
 /** Playwright files of the gate, one per area (suites/<area>.spec.ts), and the catalogue files beside them. */
 export const AREAS = ['envelope', 'auth', 'balance', 'history', 'lookup', 'invite'] as const;

@@ -1,7 +1,7 @@
 import { historyComplete } from '../../checks/outcome.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Endpoint, Exchange, Method, Params } from '../../openapi/types.js';
-import { type InviteIntent, refusalExpected } from '../invite-ledger.js';
+import { type InviteIntent, refusalExpected } from '../../target/invite-ledger.js';
 import type { Area, ScenarioContext } from '../scenario.js';
 
 /** The area (Playwright file) of each endpoint's scenarios. */

@@ -3,10 +3,10 @@ import { bodyOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import { type ClauseId, type Endpoint, type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
+import type { HistoryRecord } from '../../target/target.js';
 import { showExchange } from '../observations.js';
 import { baseParams, compareLimit, READ_ONLY_PRODUCT, testNumber, WRONG_KEY } from '../sampling.js';
 import { type Judgement, judge, type Scenario, type ScenarioContext } from '../scenario.js';
-import type { HistoryRecord } from '../target.js';
 import { AREA_OF, ordinaryIntent, sendAs } from './common.js';
 
 /** A search no record holds. */

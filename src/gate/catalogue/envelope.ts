@@ -7,7 +7,8 @@ import {
   type ParamInfo,
   type Params,
 } from '../../openapi/types.js';
-import { NotSent } from '../invite-ledger.js';
+import { NotSent } from '../../target/invite-ledger.js';
+import { settledDate } from '../../target/target.js';
 import { baseParams, compareLimit, sample, WRONG_KEY } from '../sampling.js';
 import {
   type Area,
@@ -20,7 +21,6 @@ import {
   type Scenario,
   type ScenarioContext,
 } from '../scenario.js';
-import { settledDate } from '../target.js';
 import { comparablePair, ordinaryIntent, sendAs, settledStates } from './common.js';
 
 const WRONG_KEY_INTENT = { expect: 'refusal', clause: 'AUTH-1' } as const;

@@ -2,7 +2,8 @@ import { dateOf, recordOf, saldoOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { forms } from '../../openapi/numbers.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
-import { type InviteIntent, replaysAnother } from '../invite-ledger.js';
+import { type InviteIntent, replaysAnother } from '../../target/invite-ledger.js';
+import { unusualTrxIds } from '../../target/trx-ids.js';
 import { showExchange } from '../observations.js';
 import { compareLimit, inviteParams, testNumber } from '../sampling.js';
 import {
@@ -21,7 +22,6 @@ import {
   steadySaldo,
   without,
 } from '../scenario.js';
-import { unusualTrxIds } from '../trx-ids.js';
 import { authScenarios } from './auth.js';
 import { envelopeScenarios } from './envelope.js';
 

@@ -1,10 +1,10 @@
 import { bodyOf, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
+import type { HistoryRecord } from '../../target/target.js';
+import { trxKind } from '../../target/trx-ids.js';
 import { compareLimit, WRONG_KEY } from '../sampling.js';
 import { type Judgement, judge, PreconditionFailed, type Scenario, type ScenarioContext } from '../scenario.js';
-import type { HistoryRecord } from '../target.js';
-import { trxKind } from '../trx-ids.js';
 import { settledStates } from './common.js';
 
 /**

@@ -1,11 +1,11 @@
 import { bodyOf, hasDataRecord, recordOf } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS } from '../../openapi/types.js';
-import type { CarriedOut } from '../invite-ledger.js';
-import { oneOfEveryTrait } from '../record-kinds.js';
+import type { CarriedOut } from '../../target/invite-ledger.js';
+import { oneOfEveryTrait } from '../../target/record-kinds.js';
+import { TRX_KINDS, trxKind } from '../../target/trx-ids.js';
 import { compareLimit } from '../sampling.js';
 import { judge, PreconditionFailed, type Scenario } from '../scenario.js';
-import { TRX_KINDS, trxKind } from '../trx-ids.js';
 import { successScenarios } from './success.js';
 
 /** The most invites of the run looked up afterwards, one of every way they were sent. */

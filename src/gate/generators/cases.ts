@@ -8,7 +8,7 @@ import {
   type ParamInfo,
   type Params,
 } from '../../openapi/types.js';
-import type { InviteIntent } from '../invite-ledger.js';
+import type { InviteIntent } from '../../target/invite-ledger.js';
 import { compareLimit, READ_ONLY_PRODUCT, sample, testNumber } from '../sampling.js';
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';

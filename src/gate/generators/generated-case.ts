@@ -1,5 +1,5 @@
 import type { ClauseId, Endpoint, Method, Params } from '../../openapi/types.js';
-import type { InviteIntent } from '../invite-ledger.js';
+import type { InviteIntent } from '../../target/invite-ledger.js';
 
 // The generated case as data, apart from the generators (cases.ts): the scenario's context names it, and the
 // generators take the scenario's context, so the type lives where neither imports the other.

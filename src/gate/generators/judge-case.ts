@@ -1,7 +1,7 @@
 import { judgeClauses } from '../../checks/judge.js';
 import type { ApiModel } from '../../openapi/load.js';
 import type { ClauseId, Exchange, Finding } from '../../openapi/types.js';
-import { isGuard, replaysAnother } from '../invite-ledger.js';
+import { isGuard, replaysAnother } from '../../target/invite-ledger.js';
 import { judgeReceived } from '../received.js';
 import { caseClauses, type GeneratedCase } from './cases.js';
 
