@@ -50,14 +50,19 @@ const ROWS: readonly Row[] = [
     files: true,
   },
   {
-    path: 'src/gate/',
-    words: 'the contract gate: the one planner, the executor, reports',
+    path: 'src/plan/',
+    words: 'what a run does: the scenarios, the generated cases, what they sample and observe, the one planner',
     files: true,
   },
-  { path: 'src/gate/catalogue/', words: 'the scenarios by area; index.ts builds the whole', files: true },
+  { path: 'src/plan/catalogue/', words: 'the scenarios by area; index.ts builds the whole', files: true },
   {
-    path: 'src/gate/generators/',
+    path: 'src/plan/generators/',
     words: 'generated cases with fast-check: values from openapi.yaml, demands, phases',
+    files: true,
+  },
+  {
+    path: 'src/gate/',
+    words: 'the contract gate: the executor, reports',
     files: true,
   },
   {
@@ -136,7 +141,7 @@ export function layoutSection(): string {
     const names = readdirSync(full)
       .filter((n) => !n.startsWith('.'))
       .map((n) => (statSync(join(full, n)).isDirectory() ? `${n}/` : n))
-      .filter((n) => !(row.path === 'src/gate/' && ['catalogue/', 'generators/'].includes(n)))
+      .filter((n) => !(row.path === 'src/plan/' && ['catalogue/', 'generators/'].includes(n)))
       .sort();
     out.push(...wrap(names));
   }

@@ -1,8 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalogue } from '../src/gate/catalogue/index.js';
 import { type ContractConfig, configFromEnv } from '../src/gate/config.js';
-import { nearMissKeys } from '../src/gate/generators/cases.js';
 import {
   type Discovery,
   type EffectiveConfig,
@@ -11,10 +9,12 @@ import {
   writeRunFile,
   writeSetupError,
 } from '../src/gate/handover.js';
-import { planRun } from '../src/gate/plan.js';
 import { preflight, targetProblem } from '../src/gate/preflight.js';
 import { concurrencyOf } from '../src/gate/workers.js';
 import { loadApiModel } from '../src/openapi/load.js';
+import { buildCatalogue } from '../src/plan/catalogue/index.js';
+import { nearMissKeys } from '../src/plan/generators/cases.js';
+import { planRun } from '../src/plan/plan.js';
 import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
 import { defaultValue } from '../src/shared/settings.js';
 import { startEmbedded } from '../src/simulator/embedded.js';

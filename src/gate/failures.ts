@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { endpointUrl } from '../client/client.js';
 import { forms } from '../openapi/numbers.js';
 import type { Exchange, Finding, Params } from '../openapi/types.js';
+import { type GeneratedCase, nearMissKeys } from '../plan/generators/cases.js';
 import { redact } from '../redact.js';
 import { UsageError } from '../shared/config-file.js';
 import { refusalExpected } from '../target/invite-ledger.js';
-import { type GeneratedCase, nearMissKeys } from './generators/cases.js';
 
 /**
  * A failing generated case, saved to reports/failures/ so it can be read and sent again. The key, the keys

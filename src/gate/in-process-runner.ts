@@ -1,17 +1,17 @@
 import type { TlsOptions } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
+import { buildCatalogue } from '../plan/catalogue/index.js';
+import { dataSkip, planRun, runsAfterWrites } from '../plan/plan.js';
+import type { Scenario } from '../plan/scenario.js';
 import { defaultValue } from '../shared/settings.js';
 import { localPace } from '../target/pace.js';
 import { httpSend, type RawSend, type SendPolicy } from '../target/send-policy.js';
 import { discover, type GateTarget } from '../target/target.js';
 import { newRunId, newSeed, trxFactory } from '../target/trx-ids.js';
-import { buildCatalogue } from './catalogue/index.js';
 import type { Deviation } from './config.js';
-import { dataSkip, planRun, runsAfterWrites } from './plan.js';
 import { runDeps } from './run-deps.js';
 import { executeScenario } from './run-scenario.js';
-import type { Scenario } from './scenario.js';
 import { type ScenarioResult, skippedResult } from './scenario-result.js';
 
 export interface InProcessOptions {

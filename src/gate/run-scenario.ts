@@ -1,8 +1,8 @@
 import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
+import type { PlannedScenario } from '../plan/plan.js';
 import { redact } from '../redact.js';
 import { RateLimited, sendUnderPolicy } from '../target/send-policy.js';
-import type { PlannedScenario } from './plan.js';
 import type { RunDeps } from './run-deps.js';
 import { buildContext, stoppedBy } from './scenario-context.js';
 import type { ScenarioResult } from './scenario-result.js';

@@ -4,6 +4,20 @@ import type { ApiModel } from '../openapi/load.js';
 import { numberForm } from '../openapi/numbers.js';
 import { sentValue } from '../openapi/shape.js';
 import type { ClauseId, Exchange, Method, Params } from '../openapi/types.js';
+import type { GeneratedCase } from '../plan/generators/cases.js';
+import { type Observation, showExchange } from '../plan/observations.js';
+import type { NotRun } from '../plan/plan.js';
+import { compareLimit } from '../plan/sampling.js';
+import {
+  allAnswered,
+  type Judgement,
+  judge,
+  NotJudged,
+  PreconditionFailed,
+  type ScenarioContext,
+  type SendOptions,
+  type SettlePace,
+} from '../plan/scenario.js';
 import {
   type InviteIntent,
   type InviteOutcome,
@@ -14,21 +28,7 @@ import {
 } from '../target/invite-ledger.js';
 import { PaceLost } from '../target/pace.js';
 import { MaybeCarriedOut, RateLimited, sendUnderPolicy, type TrafficNotes } from '../target/send-policy.js';
-import type { GeneratedCase } from './generators/cases.js';
-import { type Observation, showExchange } from './observations.js';
-import type { NotRun } from './plan.js';
 import type { RunDeps } from './run-deps.js';
-import { compareLimit } from './sampling.js';
-import {
-  allAnswered,
-  type Judgement,
-  judge,
-  NotJudged,
-  PreconditionFailed,
-  type ScenarioContext,
-  type SendOptions,
-  type SettlePace,
-} from './scenario.js';
 
 /** What a scenario sent and saw while it ran: the verdict step (verdict.ts) judges from this. */
 export interface Recording {

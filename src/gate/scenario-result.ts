@@ -1,11 +1,11 @@
 import { findingDetail, findingPlace } from '../checks/util.js';
 import type { ClauseId, Drift, Finding } from '../openapi/types.js';
+import type { NotRun, PlannedScenario, StopKind } from '../plan/plan.js';
 import { redact } from '../redact.js';
-import type { NotRun, PlannedScenario, StopKind } from './plan.js';
 
-export type { Observation, ReadingFact, ShownExchange } from './observations.js';
+export type { Observation, ReadingFact, ShownExchange } from '../plan/observations.js';
 
-import type { Observation, ShownExchange } from './observations.js';
+import type { Observation, ShownExchange } from '../plan/observations.js';
 
 /**
  * How a scenario ended: `passed`, it judged its clauses and they hold; `failed`, a clause broke (or drift under

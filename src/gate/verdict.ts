@@ -2,17 +2,17 @@ import { judgeClauses } from '../checks/judge.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
+import type { GeneratedCase } from '../plan/generators/cases.js';
+import { judgeCase } from '../plan/generators/judge-case.js';
+import { showExchange } from '../plan/observations.js';
+import type { NotRun, PlannedScenario } from '../plan/plan.js';
+import { judgeReceived } from '../plan/received.js';
+import type { Judgement } from '../plan/scenario.js';
 import { type FaultContext, scenarioFacts } from '../reading/index.js';
 import { learnPhones, redact, redactValue } from '../redact.js';
 import { saveFailure, saveScenarioFailure } from './failures.js';
-import type { GeneratedCase } from './generators/cases.js';
-import { judgeCase } from './generators/judge-case.js';
-import { showExchange } from './observations.js';
 import { applyDeviations, driftIdentity, strictDriftLines } from './outcome-rules.js';
-import type { NotRun, PlannedScenario } from './plan.js';
-import { judgeReceived } from './received.js';
 import type { RunDeps } from './run-deps.js';
-import type { Judgement } from './scenario.js';
 import type { Recording } from './scenario-context.js';
 import {
   emptyResult,
