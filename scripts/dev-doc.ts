@@ -61,8 +61,13 @@ const ROWS: readonly Row[] = [
     files: true,
   },
   {
+    path: 'src/report/',
+    words: "what a run reports: a scenario's result, outcome rules, summary, baseline, JUnit, saved failures",
+    files: true,
+  },
+  {
     path: 'src/gate/',
-    words: 'the contract gate: the executor, reports',
+    words: 'the contract gate: the executor',
     files: true,
   },
   {
@@ -86,7 +91,11 @@ const ROWS: readonly Row[] = [
     words: 'one file per command; commands.ts lists them, h2h.ts runs one, main.ts is the bin',
     files: true,
   },
-  { path: 'suites/', words: 'the Playwright files of the gate, one per area, fixtures, global setup', files: true },
+  {
+    path: 'suites/',
+    words: 'the Playwright files of the gate, one per area, fixtures, global setup, reporter',
+    files: true,
+  },
   {
     path: 'monitoring/',
     words: 'Prometheus scrape configs, alert rules and their tests, Grafana, kubernetes/, systemd/',

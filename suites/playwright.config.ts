@@ -29,7 +29,7 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // contract-summary.json/.md and junit.xml (one test case per scenario).
-    [here(`../src/gate/summary-reporter${ext}`), { outputDir: reports }],
+    [here(`./summary-reporter${ext}`), { outputDir: reports }],
   ],
   // The invite file runs in order in one worker and is the longest: as its own project, listed first, it starts
   // at once beside the read-only files instead of after them.

@@ -105,11 +105,11 @@ describe('ARCHITECTURE.md holds', () => {
     assert.deepEqual(
       pastTheSurface(
         new Map([
-          ['src/gate/summary.ts', ['src/reading/index.ts', 'src/reading/learn-vocabulary.ts']],
+          ['src/report/summary.ts', ['src/reading/index.ts', 'src/reading/learn-vocabulary.ts']],
           ['src/reading/learn-reading.ts', ['src/reading/learn-vocabulary.ts']],
         ]),
       ),
-      ['src/gate/summary.ts -> src/reading/learn-vocabulary.ts'],
+      ['src/report/summary.ts -> src/reading/learn-vocabulary.ts'],
     );
   });
 

@@ -12,7 +12,6 @@ import {
   resolveContractConfig,
 } from '../src/gate/config.ts';
 import { type InProcessOptions, type RunResult, runInProcess } from '../src/gate/in-process-runner.ts';
-import { type ContractSummary, summarize } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
 import {
@@ -23,6 +22,7 @@ import {
   resolveProbeConfig,
 } from '../src/probe/config.ts';
 import { refuseKeyInFile } from '../src/redact.ts';
+import { type ContractSummary, summarize } from '../src/report/summary.ts';
 import { packageRoot } from '../src/shared/package-root.ts';
 import { resolveSettings } from '../src/shared/settings.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';

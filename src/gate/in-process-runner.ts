@@ -4,6 +4,7 @@ import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
 import { buildCatalogue } from '../plan/catalogue/index.js';
 import { dataSkip, planRun, runsAfterWrites } from '../plan/plan.js';
 import type { Scenario } from '../plan/scenario.js';
+import { type ScenarioResult, skippedResult } from '../report/scenario-result.js';
 import { defaultValue } from '../shared/settings.js';
 import { localPace } from '../target/pace.js';
 import { httpSend, type RawSend, type SendPolicy } from '../target/send-policy.js';
@@ -12,7 +13,6 @@ import { newRunId, newSeed, trxFactory } from '../target/trx-ids.js';
 import type { Deviation } from './config.js';
 import { runDeps } from './run-deps.js';
 import { executeScenario } from './run-scenario.js';
-import { type ScenarioResult, skippedResult } from './scenario-result.js';
 
 export interface InProcessOptions {
   maxInvites: number;

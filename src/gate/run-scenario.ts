@@ -2,10 +2,10 @@ import { TransportError } from '../client/transport.js';
 import { bodyOf } from '../openapi/exchange.js';
 import type { PlannedScenario } from '../plan/plan.js';
 import { redact } from '../redact.js';
+import type { ScenarioResult } from '../report/scenario-result.js';
 import { RateLimited, sendUnderPolicy } from '../target/send-policy.js';
 import type { RunDeps } from './run-deps.js';
 import { buildContext, stoppedBy } from './scenario-context.js';
-import type { ScenarioResult } from './scenario-result.js';
 import { type Ending, verdict } from './verdict.js';
 
 export type { RunDeps } from './run-deps.js';

@@ -10,10 +10,8 @@ import { judgeReceived } from '../plan/received.js';
 import type { Judgement } from '../plan/scenario.js';
 import { type FaultContext, scenarioFacts } from '../reading/index.js';
 import { learnPhones, redact, redactValue } from '../redact.js';
-import { saveFailure, saveScenarioFailure } from './failures.js';
-import { applyDeviations, driftIdentity, strictDriftLines } from './outcome-rules.js';
-import type { RunDeps } from './run-deps.js';
-import type { Recording } from './scenario-context.js';
+import { saveFailure, saveScenarioFailure } from '../report/failures.js';
+import { applyDeviations, driftIdentity, strictDriftLines } from '../report/outcome-rules.js';
 import {
   emptyResult,
   findingKey,
@@ -21,7 +19,9 @@ import {
   type Observation,
   type ReadingFact,
   type ScenarioResult,
-} from './scenario-result.js';
+} from '../report/scenario-result.js';
+import type { RunDeps } from './run-deps.js';
+import type { Recording } from './scenario-context.js';
 
 /** How a scenario's run ended before the verdict: its judgements, or why it stopped. */
 export type Ending = { judgements: Judgement[] } | { stopped: NotRun; transport?: string };
