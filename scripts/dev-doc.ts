@@ -66,8 +66,8 @@ const ROWS: readonly Row[] = [
     files: true,
   },
   {
-    path: 'src/gate/',
-    words: 'the contract gate: the executor',
+    path: 'src/run/',
+    words: "running a plan: config, preflight, the run file, a scenario's context, executor and verdict",
     files: true,
   },
   {

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type TestInfo } from '@playwright/test';
-import { configFromEnv } from '../src/gate/config.js';
-import { type EffectiveConfig, handedKey, readRunFile } from '../src/gate/handover.js';
-import { runDeps } from '../src/gate/run-deps.js';
-import { executeScenario } from '../src/gate/run-scenario.js';
-import { concurrencyOf } from '../src/gate/workers.js';
 import { loadApiModel } from '../src/openapi/load.js';
 import { buildCatalogue } from '../src/plan/catalogue/index.js';
 import { nearMissKeys } from '../src/plan/generators/cases.js';
@@ -13,6 +8,11 @@ import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src
 import type { Area } from '../src/plan/scenario.js';
 import { registerPhone, registerSecret } from '../src/redact.js';
 import { DID_NOT_REPORT, skippedResult } from '../src/report/scenario-result.js';
+import { configFromEnv } from '../src/run/config.js';
+import { type EffectiveConfig, handedKey, readRunFile } from '../src/run/handover.js';
+import { runDeps } from '../src/run/run-deps.js';
+import { executeScenario } from '../src/run/run-scenario.js';
+import { concurrencyOf } from '../src/run/workers.js';
 import { paceClient } from '../src/target/pace.js';
 import { httpSend } from '../src/target/send-policy.js';
 import type { TargetData } from '../src/target/target.js';

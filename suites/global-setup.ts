@@ -1,6 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ContractConfig, configFromEnv } from '../src/gate/config.js';
+import { loadApiModel } from '../src/openapi/load.js';
+import { buildCatalogue } from '../src/plan/catalogue/index.js';
+import { nearMissKeys } from '../src/plan/generators/cases.js';
+import { planRun } from '../src/plan/plan.js';
+import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
+import { type ContractConfig, configFromEnv } from '../src/run/config.js';
 import {
   type Discovery,
   type EffectiveConfig,
@@ -8,14 +13,9 @@ import {
   readDiscovery,
   writeRunFile,
   writeSetupError,
-} from '../src/gate/handover.js';
-import { preflight, targetProblem } from '../src/gate/preflight.js';
-import { concurrencyOf } from '../src/gate/workers.js';
-import { loadApiModel } from '../src/openapi/load.js';
-import { buildCatalogue } from '../src/plan/catalogue/index.js';
-import { nearMissKeys } from '../src/plan/generators/cases.js';
-import { planRun } from '../src/plan/plan.js';
-import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
+} from '../src/run/handover.js';
+import { preflight, targetProblem } from '../src/run/preflight.js';
+import { concurrencyOf } from '../src/run/workers.js';
 import { defaultValue } from '../src/shared/settings.js';
 import { startEmbedded } from '../src/simulator/embedded.js';
 import { localPace, servePace } from '../src/target/pace.js';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { configFromEnv } from '../src/gate/config.js';
-import { concurrencyOf, workersOf } from '../src/gate/workers.js';
+import { configFromEnv } from '../src/run/config.js';
+import { concurrencyOf, workersOf } from '../src/run/workers.js';
 
 // The contract gate. `h2h contract` resolves and validates the config and passes it in H2H_CONTRACT_CONFIG;
-// `npx playwright test` resolves it here from the same H2H_* environment (src/gate/handover.ts lists them).
+// `npx playwright test` resolves it here from the same H2H_* environment (src/run/handover.ts lists them).
 const cfg = configFromEnv();
 const reports = cfg.reportsDir;
 // Built, this file is dist/suites/playwright.config.js beside the JavaScript suites; in development, the TypeScript.

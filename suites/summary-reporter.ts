@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { type RunFile, readRunFile } from '../src/gate/handover.js';
 import { readingYaml } from '../src/reading/index.js';
 import { redact } from '../src/redact.js';
 import { junitXml } from '../src/report/junit.js';
 import type { ScenarioResult } from '../src/report/scenario-result.js';
 import { summarize, summaryMarkdown } from '../src/report/summary.js';
+import { type RunFile, readRunFile } from '../src/run/handover.js';
 
 /** A planned scenario that never reported (its test ended first): it could not judge, and says why. */
 function missingRecord(planned: ScenarioResult, result: TestResult): ScenarioResult {

@@ -19,7 +19,7 @@ function rooms(): Map<string, Set<string>> {
   return out;
 }
 
-/** The short name of a room: `src/gate/` -> gate, `src/redact.ts` -> redact, `suites/` -> suites. */
+/** The short name of a room: `src/run/` -> run, `src/redact.ts` -> redact, `suites/` -> suites. */
 const shortName = (room: string): string =>
   room
     .replace(/^src\//, '')
@@ -115,11 +115,11 @@ describe('ARCHITECTURE.md holds', () => {
 
   it('the rule catches an import that runs the wrong way (the probe importing the gate or the simulator)', () => {
     const files = new Map([
-      ['src/probe/probe.ts', ['src/gate/config.ts', 'src/simulator/faults.ts', 'src/checks/judge.ts']],
+      ['src/probe/probe.ts', ['src/run/config.ts', 'src/simulator/faults.ts', 'src/checks/judge.ts']],
       ['src/openapi/model.ts', ['src/redact.ts']],
     ]);
     assert.deepEqual(wrongWay(files, table), [
-      'src/probe/probe.ts -> src/gate/config.ts (probe may not import gate)',
+      'src/probe/probe.ts -> src/run/config.ts (probe may not import run)',
       'src/probe/probe.ts -> src/simulator/faults.ts (probe may not import simulator)',
       'src/openapi/model.ts -> src/redact.ts (openapi may not import redact)',
     ]);
