@@ -91,6 +91,19 @@ describe('ARCHITECTURE.md holds', () => {
     }
   });
 
+  it('no folder of src/ holds over a quarter of its lines', () => {
+    const lines = (files: string[]): number =>
+      files.reduce((n, f) => n + readFileSync(join(ROOT, f), 'utf8').split('\n').length - 1, 0);
+    const total = lines(tsFiles('src'));
+    const over = readdirSync(join(ROOT, 'src'))
+      .filter((d) => statSync(join(ROOT, 'src', d)).isDirectory())
+      .map((d) => [`src/${d}/`, lines(tsFiles(`src/${d}`))] as const)
+      .filter(([, n]) => n > total / 4)
+      .map(([d, n]) => `${d} ${n} of ${total} lines`);
+    assert.ok(total > 10_000, `${total} lines`);
+    assert.deepEqual(over, []);
+  });
+
   it('no import runs the wrong way', () => {
     const files = new Map<string, string[]>();
     for (const f of [...tsFiles('src'), ...tsFiles('suites'), ...tsFiles('bench')]) files.set(f, importsOf(f));
