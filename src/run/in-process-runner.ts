@@ -2,17 +2,17 @@ import type { TlsOptions } from '../client/client.js';
 import type { ApiModel } from '../openapi/load.js';
 import type { ClauseId, Drift, Exchange, Finding } from '../openapi/types.js';
 import { buildCatalogue } from '../plan/catalogue/index.js';
-import { dataSkip, planRun, runsAfterWrites } from '../plan/plan.js';
+import { planRun, runsAfterWrites } from '../plan/plan.js';
 import type { Scenario } from '../plan/scenario.js';
-import { type ScenarioResult, skippedResult } from '../report/scenario-result.js';
+import type { ScenarioResult } from '../report/scenario-result.js';
 import { defaultValue } from '../shared/settings.js';
 import { localPace } from '../target/pace.js';
 import { httpSend, type RawSend, type SendPolicy } from '../target/send-policy.js';
 import { discover, type GateTarget } from '../target/target.js';
 import { newRunId, newSeed, trxFactory } from '../target/trx-ids.js';
 import type { Deviation } from './config.js';
+import { driveGroup, type Turn } from './drive.js';
 import { runDeps } from './run-deps.js';
-import { executeScenario } from './run-scenario.js';
 
 export interface InProcessOptions {
   maxInvites: number;
@@ -102,21 +102,19 @@ export async function runInProcess(
   const chosen = plan.entries.filter((e) => !opts.filter || opts.filter(e.scenario));
   // As in the Playwright suite: what waits for the run's own invites runs after them, on history read again.
   const later = chosen.filter((e) => runsAfterWrites(e, data, plan));
-  for (const [entries, after] of [
-    [chosen.filter((e) => !later.includes(e)), false],
-    [later, true],
-  ] as const) {
-    if (after && entries.length) deps.data = await discover(raw, policy, target, data);
-    for (const entry of entries) {
-      const notRun = dataSkip(entry, deps.data, after);
-      const r = notRun ? skippedResult(entry, notRun) : await executeScenario(entry, deps);
-      out.results.push(r);
-      (r.status === 'skipped' || r.status === 'inconclusive' ? out.skipped : out.ran).push(r);
-      out.findings.push(...r.findings);
-      out.drift.push(...r.drift);
-      for (const f of r.findings) out.failedClauses.add(f.clause);
-      if (opts.stopAtFinding && out.findings.length) return out;
-    }
-  }
+  const first = chosen.filter((e) => !later.includes(e));
+  const stop = (): boolean => opts.stopAtFinding === true && out.findings.length > 0;
+  const take = async (turn: Turn): Promise<void> => {
+    const r = 'skipped' in turn ? turn.skipped : await turn.run();
+    out.results.push(r);
+    (r.status === 'skipped' || r.status === 'inconclusive' ? out.skipped : out.ran).push(r);
+    out.findings.push(...r.findings);
+    out.drift.push(...r.drift);
+    for (const f of r.findings) out.failedClauses.add(f.clause);
+  };
+  // One lane: the scenarios run one after another in plan order, so a run's results are the same every time.
+  await driveGroup(first, deps, { lanes: 1, take, stop });
+  if (stop()) return out;
+  await driveGroup(later, deps, { lanes: 1, take, stop, rediscover: () => discover(raw, policy, target, data) });
   return out;
 }
