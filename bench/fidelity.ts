@@ -10,14 +10,13 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { stringify as stringifyYaml } from 'yaml';
 import { callApi } from '../src/client/client.ts';
-import { runInProcess } from '../src/gate/in-process-runner.ts';
-import { type ContractSummary, summarize } from '../src/gate/summary.ts';
-import type { GateTarget } from '../src/gate/target.ts';
 import { bodyOf, records } from '../src/openapi/exchange.ts';
 import { type ApiModel, loadApiModel } from '../src/openapi/load.ts';
 import { answerShape, shapeDifferences } from '../src/openapi/shape.ts';
 import type { Exchange } from '../src/openapi/types.ts';
 import { readingYaml } from '../src/reading/index.ts';
+import { type ContractSummary, summarize } from '../src/report/summary.ts';
+import { runInProcess } from '../src/run/in-process-runner.ts';
 import { packageRoot } from '../src/shared/package-root.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import {
@@ -30,6 +29,7 @@ import {
 } from '../src/simulator/legal.ts';
 import { recordedAccount } from '../src/simulator/recorded-account.ts';
 import { startSimulator } from '../src/simulator/server.ts';
+import type { GateTarget } from '../src/target/target.ts';
 import { battery } from './battery.ts';
 import { coveringReadings } from './covering.ts';
 import { machineLine } from './machine.ts';

@@ -45,14 +45,29 @@ const ROWS: readonly Row[] = [
     files: true,
   },
   {
-    path: 'src/gate/',
-    words: 'the contract gate: the one planner, the executor, send policy, invite ledger, reports',
+    path: 'src/target/',
+    words: 'the target as the gate meets it: discovery, record kinds, trx IDs, send policy, pace, ledger',
     files: true,
   },
-  { path: 'src/gate/catalogue/', words: 'the scenarios by area; index.ts builds the whole', files: true },
   {
-    path: 'src/gate/generators/',
+    path: 'src/plan/',
+    words: 'what a run does: the scenarios, the generated cases, what they sample and observe, the one planner',
+    files: true,
+  },
+  { path: 'src/plan/catalogue/', words: 'the scenarios by area; index.ts builds the whole', files: true },
+  {
+    path: 'src/plan/generators/',
     words: 'generated cases with fast-check: values from openapi.yaml, demands, phases',
+    files: true,
+  },
+  {
+    path: 'src/report/',
+    words: "what a run reports: a scenario's result, outcome rules, summary, baseline, JUnit, saved failures",
+    files: true,
+  },
+  {
+    path: 'src/run/',
+    words: "running a plan: config, preflight, the run file, a scenario's context, executor and verdict",
     files: true,
   },
   {
@@ -76,7 +91,11 @@ const ROWS: readonly Row[] = [
     words: 'one file per command; commands.ts lists them, h2h.ts runs one, main.ts is the bin',
     files: true,
   },
-  { path: 'suites/', words: 'the Playwright files of the gate, one per area, fixtures, global setup', files: true },
+  {
+    path: 'suites/',
+    words: 'the Playwright files of the gate, one per area, fixtures, global setup, reporter',
+    files: true,
+  },
   {
     path: 'monitoring/',
     words: 'Prometheus scrape configs, alert rules and their tests, Grafana, kubernetes/, systemd/',
@@ -131,7 +150,7 @@ export function layoutSection(): string {
     const names = readdirSync(full)
       .filter((n) => !n.startsWith('.'))
       .map((n) => (statSync(join(full, n)).isDirectory() ? `${n}/` : n))
-      .filter((n) => !(row.path === 'src/gate/' && ['catalogue/', 'generators/'].includes(n)))
+      .filter((n) => !(row.path === 'src/plan/' && ['catalogue/', 'generators/'].includes(n)))
       .sort();
     out.push(...wrap(names));
   }

@@ -5,8 +5,8 @@
 // (scripts/mutation-report.ts): a kill is right only if the answer really breaks the clause named.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runInProcess } from '../src/gate/in-process-runner.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import { runInProcess } from '../src/run/in-process-runner.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 

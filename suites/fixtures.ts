@@ -1,23 +1,23 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type TestInfo } from '@playwright/test';
-import { buildCatalogue } from '../src/gate/catalogue/index.js';
-import { configFromEnv } from '../src/gate/config.js';
-import { nearMissKeys } from '../src/gate/generators/cases.js';
-import { type EffectiveConfig, handedKey, readRunFile } from '../src/gate/handover.js';
-import { paceClient } from '../src/gate/pace.js';
-import { dataSkip, type PlannedScenario, planRun, runsAfterWrites } from '../src/gate/plan.js';
-import { runDeps } from '../src/gate/run-deps.js';
-import { executeScenario } from '../src/gate/run-scenario.js';
-import type { Area } from '../src/gate/scenario.js';
-import { DID_NOT_REPORT, skippedResult } from '../src/gate/scenario-result.js';
-import { httpSend } from '../src/gate/send-policy.js';
-import type { TargetData } from '../src/gate/target.js';
-import { discover } from '../src/gate/target.js';
-import { trxFactory } from '../src/gate/trx-ids.js';
-import { concurrencyOf } from '../src/gate/workers.js';
 import { loadApiModel } from '../src/openapi/load.js';
+import { buildCatalogue } from '../src/plan/catalogue/index.js';
+import { nearMissKeys } from '../src/plan/generators/cases.js';
+import { type PlannedScenario, planRun, runsAfterWrites } from '../src/plan/plan.js';
+import type { Area } from '../src/plan/scenario.js';
 import { registerPhone, registerSecret } from '../src/redact.js';
+import { DID_NOT_REPORT, skippedResult } from '../src/report/scenario-result.js';
+import { configFromEnv } from '../src/run/config.js';
+import { driveGroup, type Turn } from '../src/run/drive.js';
+import { type EffectiveConfig, handedKey, readRunFile } from '../src/run/handover.js';
+import { runDeps } from '../src/run/run-deps.js';
+import { concurrencyOf } from '../src/run/workers.js';
+import { paceClient } from '../src/target/pace.js';
+import { httpSend } from '../src/target/send-policy.js';
+import type { TargetData } from '../src/target/target.js';
+import { discover } from '../src/target/target.js';
+import { trxFactory } from '../src/target/trx-ids.js';
 
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
@@ -119,27 +119,20 @@ export function groupsFor(area: Area): Group[] {
 const STEP_LOCATION = { file: fileURLToPath(import.meta.url), line: 1, column: 1 };
 
 /**
- * One planned scenario of a test: run as a step, judged by the shared checks, its result (and, failed, its
- * exchanges) attached for the reporter. Whether it judged: false when it was skipped or inconclusive.
+ * One planned scenario's turn in a test (the driver's, drive.ts): skipped, its record attached; else run as a step,
+ * judged by the shared checks, its result (and, failed, its exchanges) attached for the reporter. Whether it judged:
+ * false when it was skipped or inconclusive.
  */
-async function judged(
-  entry: PlannedScenario,
-  deps: ReturnType<typeof runDeps>,
-  testInfo: TestInfo,
-  afterWrites: boolean | undefined,
-): Promise<boolean> {
-  const notRun = dataSkip(entry, deps.data, afterWrites);
-  if (notRun !== undefined) {
-    await testInfo.attach('h2h-result', {
-      body: JSON.stringify(skippedResult(entry, notRun)),
-      contentType: 'application/json',
-    });
+async function judged(turn: Turn, testInfo: TestInfo): Promise<boolean> {
+  const { entry } = turn;
+  if ('skipped' in turn) {
+    await testInfo.attach('h2h-result', { body: JSON.stringify(turn.skipped), contentType: 'application/json' });
     return false;
   }
   return base.step(
     entry.scenario.title,
     async (step) => {
-      const result = await executeScenario(entry, deps);
+      const result = await turn.run();
       await step.attach('h2h-result', { body: JSON.stringify(result), contentType: 'application/json' });
       if (result.status === 'failed') {
         await step.attach(`exchanges: ${entry.scenario.title}`, {
@@ -185,34 +178,18 @@ export const test = base.extend<{ h2h: H2H }>({
     await use({
       run: async (group) => {
         testInfo.setTimeout(group.entries.reduce((sum, e) => sum + budgetMs(e), 0) + 2 * cfg.timeoutMs);
-        if (group.afterWrites) {
-          rediscovered ??= discover(raw, deps.policy, target, run.data);
-          deps.data = await rediscovered;
-        }
         let skipped = 0;
-        const one = async (entry: PlannedScenario): Promise<void> => {
-          if (!(await judged(entry, deps, testInfo, group.afterWrites))) skipped++;
-        };
-        // Side by side where nothing writes: the run's pace holds the requests in flight to --concurrency.
-        const queue = [...group.entries];
-        const lanes = group.parallel ? concurrencyOf(cfg) : 1;
-        // A failure (a bug of the gate) stops every lane from taking more, and the test ends only once the
-        // scenarios already under way have settled: nothing sends or writes the ledger after it.
-        let failure: { err: unknown } | undefined;
-        await Promise.all(
-          Array.from({ length: lanes }, async () => {
-            while (!failure) {
-              const entry = queue.shift();
-              if (!entry) return;
-              try {
-                await one(entry);
-              } catch (err) {
-                failure ??= { err };
-              }
-            }
-          }),
-        );
-        if (failure) throw failure.err;
+        // Side by side where nothing writes: the run's pace holds the requests in flight to --concurrency. A
+        // failure (a bug of the gate) ends the test once the scenarios already under way have settled.
+        await driveGroup(group.entries, deps, {
+          lanes: group.parallel ? concurrencyOf(cfg) : 1,
+          ...(group.afterWrites
+            ? { rediscover: () => (rediscovered ??= discover(raw, deps.policy, target, run.data)) }
+            : {}),
+          take: async (turn) => {
+            if (!(await judged(turn, testInfo))) skipped++;
+          },
+        });
         test.skip(skipped === group.entries.length, 'no scenario of this test could judge (see the summary)');
       },
     });

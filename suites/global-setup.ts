@@ -1,8 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalogue } from '../src/gate/catalogue/index.js';
-import { type ContractConfig, configFromEnv } from '../src/gate/config.js';
-import { nearMissKeys } from '../src/gate/generators/cases.js';
+import { loadApiModel } from '../src/openapi/load.js';
+import { buildCatalogue } from '../src/plan/catalogue/index.js';
+import { nearMissKeys } from '../src/plan/generators/cases.js';
+import { planRun } from '../src/plan/plan.js';
+import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
+import { type ContractConfig, configFromEnv } from '../src/run/config.js';
 import {
   type Discovery,
   type EffectiveConfig,
@@ -10,18 +13,15 @@ import {
   readDiscovery,
   writeRunFile,
   writeSetupError,
-} from '../src/gate/handover.js';
-import { localPace, servePace } from '../src/gate/pace.js';
-import { planRun } from '../src/gate/plan.js';
-import { preflight, targetProblem } from '../src/gate/preflight.js';
-import { httpSend } from '../src/gate/send-policy.js';
-import { discover } from '../src/gate/target.js';
-import { newRunId, newSeed } from '../src/gate/trx-ids.js';
-import { concurrencyOf } from '../src/gate/workers.js';
-import { loadApiModel } from '../src/openapi/load.js';
-import { maskPhone, redact, registerPhone, registerSecret } from '../src/redact.js';
+} from '../src/run/handover.js';
+import { preflight, targetProblem } from '../src/run/preflight.js';
+import { concurrencyOf } from '../src/run/workers.js';
 import { defaultValue } from '../src/shared/settings.js';
 import { startEmbedded } from '../src/simulator/embedded.js';
+import { localPace, servePace } from '../src/target/pace.js';
+import { httpSend } from '../src/target/send-policy.js';
+import { discover } from '../src/target/target.js';
+import { newRunId, newSeed } from '../src/target/trx-ids.js';
 
 /** The run's target: the given one, or the embedded simulator started here with its key, product and numbers. */
 async function targetOf(

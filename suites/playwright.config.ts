@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { configFromEnv } from '../src/gate/config.js';
-import { concurrencyOf, workersOf } from '../src/gate/workers.js';
+import { configFromEnv } from '../src/run/config.js';
+import { concurrencyOf, workersOf } from '../src/run/workers.js';
 
 // The contract gate. `h2h contract` resolves and validates the config and passes it in H2H_CONTRACT_CONFIG;
-// `npx playwright test` resolves it here from the same H2H_* environment (src/gate/handover.ts lists them).
+// `npx playwright test` resolves it here from the same H2H_* environment (src/run/handover.ts lists them).
 const cfg = configFromEnv();
 const reports = cfg.reportsDir;
 // Built, this file is dist/suites/playwright.config.js beside the JavaScript suites; in development, the TypeScript.
@@ -29,7 +29,7 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // contract-summary.json/.md and junit.xml (one test case per scenario).
-    [here(`../src/gate/summary-reporter${ext}`), { outputDir: reports }],
+    [here(`./summary-reporter${ext}`), { outputDir: reports }],
   ],
   // The invite file runs in order in one worker and is the longest: as its own project, listed first, it starts
   // at once beside the read-only files instead of after them.

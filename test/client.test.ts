@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { ConnectionPool, callApi } from '../src/client/client.ts';
 import { ACCEPT_ENCODING } from '../src/client/codings.ts';
-import { httpSend } from '../src/gate/send-policy.ts';
+import { httpSend } from '../src/target/send-policy.ts';
 
 // The client reads the provider's answer as the provider may write it: a JSON body after a byte-order mark (some
 // frameworks write one) is JSON; anything else that is not JSON has no body to judge.

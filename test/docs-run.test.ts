@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gateConfig } from '../src/cli/init.ts';
-import type { SavedFailure } from '../src/gate/failures.ts';
+import type { SavedFailure } from '../src/report/failures.ts';
 import { COMMAND_NAMES, type CommandName } from '../src/shared/settings.ts';
 import { DOC_PAGES, type DocCommand, docCommands, parseCommand, whereOf } from './doc-commands.ts';
 import { BIN, ROOT, type Running, runProcess, startCli, stopChild } from './helpers.ts';

@@ -14,10 +14,10 @@ import {
   simulatorFidelity,
   startIndependent,
 } from '../bench/fidelity.ts';
-import { baselineLines, compareToBaseline } from '../src/gate/baseline.ts';
-import type { ContractSummary } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { changedAtLeast, readingYaml } from '../src/reading/index.ts';
+import { baselineLines, compareToBaseline } from '../src/report/baseline.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import { defaultValue } from '../src/shared/settings.ts';
 import { PROFILES, parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/commands.ts';
-import type { ContractSummary } from '../src/gate/summary.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import { COMMAND_HELP, resolveSettings } from '../src/shared/settings.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { gateInProcess, ROOT, runCli } from './helpers.ts';

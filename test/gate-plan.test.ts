@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RECORD_DATE_EDGES, recordDateEdges } from '../src/gate/catalogue/history.ts';
-import { buildCatalogue } from '../src/gate/catalogue/index.ts';
-import { dataSkip, planRun } from '../src/gate/plan.ts';
-import { discoveredData } from '../src/gate/target.ts';
-import { ONE_WORKER_PLAN, workersFor } from '../src/gate/workers.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Exchange } from '../src/openapi/types.ts';
+import { RECORD_DATE_EDGES, recordDateEdges } from '../src/plan/catalogue/history.ts';
+import { buildCatalogue } from '../src/plan/catalogue/index.ts';
+import { dataSkip, planRun } from '../src/plan/plan.ts';
+import { ONE_WORKER_PLAN, workersFor } from '../src/run/workers.ts';
+import { discoveredData } from '../src/target/target.ts';
 
 const catalogue = buildCatalogue(loadApiModel());
 const data = {

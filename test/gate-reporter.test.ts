@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { buildCatalogue } from '../src/gate/catalogue/index.ts';
-import { writeRunFile } from '../src/gate/handover.ts';
-import { planRun } from '../src/gate/plan.ts';
-import { DID_NOT_REPORT, emptyResult, findingLines, skippedResult } from '../src/gate/scenario-result.ts';
-import { type ContractSummary, summarize, summaryMarkdown } from '../src/gate/summary.ts';
-import ContractSummaryReporter from '../src/gate/summary-reporter.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Finding } from '../src/openapi/types.ts';
+import { buildCatalogue } from '../src/plan/catalogue/index.ts';
+import { planRun } from '../src/plan/plan.ts';
+import { DID_NOT_REPORT, emptyResult, findingLines, skippedResult } from '../src/report/scenario-result.ts';
+import { type ContractSummary, summarize, summaryMarkdown } from '../src/report/summary.ts';
+import { writeRunFile } from '../src/run/handover.ts';
+import ContractSummaryReporter from '../suites/summary-reporter.ts';
 import { contractConfigOf } from './helpers.ts';
 
 // The reporter's own rules, on the objects Playwright hands it: a test cut off by its timeout cannot make the

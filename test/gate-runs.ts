@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ContractSummary } from '../src/gate/summary.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import type { Reading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { coverageByNames, coverageCases, GENERATED_ENDPOINTS, nearMissCases } from '../src/gate/generators/cases.ts';
-import { OPERATORS, type Operator, OTHER_JSON_TYPES } from '../src/gate/generators/operators.ts';
-import { coveredPairs, feasiblePairs, pairCases, pairFactors } from '../src/gate/generators/pairs.ts';
-import { historyArbitrary, randomArbitrary } from '../src/gate/generators/properties.ts';
-import { boundaryValues } from '../src/gate/generators/values.ts';
-import { guardTrxIds, inviteParams, testNumber } from '../src/gate/sampling.ts';
-import type { ScenarioContext } from '../src/gate/scenario.ts';
-import { discoveredData } from '../src/gate/target.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { ENDPOINTS, type Exchange, METHODS } from '../src/openapi/types.ts';
+import { coverageByNames, coverageCases, GENERATED_ENDPOINTS, nearMissCases } from '../src/plan/generators/cases.ts';
+import { OPERATORS, type Operator, OTHER_JSON_TYPES } from '../src/plan/generators/operators.ts';
+import { coveredPairs, feasiblePairs, pairCases, pairFactors } from '../src/plan/generators/pairs.ts';
+import { historyArbitrary, randomArbitrary } from '../src/plan/generators/properties.ts';
+import { boundaryValues } from '../src/plan/generators/values.ts';
+import { guardTrxIds, inviteParams, testNumber } from '../src/plan/sampling.ts';
+import type { ScenarioContext } from '../src/plan/scenario.ts';
+import { discoveredData } from '../src/target/target.ts';
 
 const api = loadApiModel();
 

@@ -5,14 +5,6 @@ import { join } from 'node:path';
 import { redactedLines } from '../src/cli/command.ts';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { run } from '../src/cli/h2h.ts';
-import {
-  CONTRACT_FILE_EXTRAS,
-  type ContractConfig,
-  type Deviation,
-  resolveContractConfig,
-} from '../src/gate/config.ts';
-import { type InProcessOptions, type RunResult, runInProcess } from '../src/gate/in-process-runner.ts';
-import { type ContractSummary, summarize } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
 import {
@@ -23,6 +15,9 @@ import {
   resolveProbeConfig,
 } from '../src/probe/config.ts';
 import { refuseKeyInFile } from '../src/redact.ts';
+import { type ContractSummary, summarize } from '../src/report/summary.ts';
+import { CONTRACT_FILE_EXTRAS, type ContractConfig, type Deviation, resolveContractConfig } from '../src/run/config.ts';
+import { type InProcessOptions, type RunResult, runInProcess } from '../src/run/in-process-runner.ts';
 import { packageRoot } from '../src/shared/package-root.ts';
 import { resolveSettings } from '../src/shared/settings.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';

@@ -3,10 +3,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CHECKS } from '../src/checks/index.ts';
-import { buildCatalogue } from '../src/gate/catalogue/index.ts';
-import { OPERATORS } from '../src/gate/generators/operators.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
+import { buildCatalogue } from '../src/plan/catalogue/index.ts';
+import { OPERATORS } from '../src/plan/generators/operators.ts';
 import { SETTINGS } from '../src/shared/settings.ts';
 import { ROOT } from './helpers.ts';
 

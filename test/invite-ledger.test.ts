@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { type InviteIntent, InviteLedger, NotSent } from '../src/gate/invite-ledger.ts';
+import { type InviteIntent, InviteLedger, NotSent } from '../src/target/invite-ledger.ts';
 
 const refusal = { expect: 'refusal', clause: 'INV-3' } as const;
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { callApi } from '../src/client/client.ts';
-import type { ReadingFact, ShownExchange } from '../src/gate/scenario-result.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
 import type { Endpoint, Exchange, Method, Params } from '../src/openapi/types.ts';
 import type { EndpointRefusal, Vocabulary } from '../src/reading/file.ts';
@@ -9,6 +8,7 @@ import { scenarioFacts } from '../src/reading/learn-reading.ts';
 import { learnDay } from '../src/reading/learn-successes.ts';
 import { learnVocabulary } from '../src/reading/learn-vocabulary.ts';
 import { dayOffsets, vocabularyFacts } from '../src/reading/vocabulary-facts.ts';
+import type { ReadingFact, ShownExchange } from '../src/report/scenario-result.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { OWN_SOURCE } from '../src/simulator/vocabulary.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { oneBalanceRise } from '../src/gate/outcome-rules.ts';
-import type { ContractSummary } from '../src/gate/summary.ts';
 import { CLAUSE_IDS } from '../src/openapi/types.ts';
+import { oneBalanceRise } from '../src/report/outcome-rules.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import {
   BOUNDARY_FAULTS,
   CONTRACT_FAULTS,

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { ContractSummary } from '../src/gate/summary.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import type { LogEntry } from '../src/simulator/request-log.ts';
 import { NO_TARGET_ENV, runCli, startCli } from './helpers.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createConnection, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { LearnedRate, localPace, type Pace, paceClient, servePace } from '../src/gate/pace.ts';
 import { type LogEntry, mostInFlight } from '../src/simulator/request-log.ts';
+import { LearnedRate, localPace, type Pace, paceClient, servePace } from '../src/target/pace.ts';
 
 const tick = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ContractSummary } from '../src/gate/summary.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import { type DocCommand, docCommands, parseCommand, whereOf } from './doc-commands.ts';
 import { everyByteWritten, ROOT, type Running, runProcess, startCli } from './helpers.ts';
 

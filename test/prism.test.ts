@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ContractSummary } from '../src/gate/summary.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { freePort, ROOT, runCli, stopChild } from './helpers.ts';
 

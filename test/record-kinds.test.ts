@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { localPace } from '../src/gate/pace.ts';
-import { lookupTrait, oneOfEveryTrait, recordsOfEveryKind } from '../src/gate/record-kinds.ts';
-import { httpSend, type RawSend } from '../src/gate/send-policy.ts';
-import { discover } from '../src/gate/target.ts';
 import type { Exchange } from '../src/openapi/types.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
+import { localPace } from '../src/target/pace.ts';
+import { lookupTrait, oneOfEveryTrait, recordsOfEveryKind } from '../src/target/record-kinds.ts';
+import { httpSend, type RawSend } from '../src/target/send-policy.ts';
+import { discover } from '../src/target/target.ts';
 
 const lookup = (body: unknown, httpStatus = 200): Exchange =>
   ({ endpoint: 'cek-trx-id', method: 'GET', params: {}, httpStatus, body }) as unknown as Exchange;

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { SavedFailure } from '../src/gate/failures.ts';
+import type { SavedFailure } from '../src/report/failures.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { listenLocal, NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
 

@@ -1,5 +1,5 @@
-import { type InProcessOptions, type RunResult, runInProcess } from '../src/gate/in-process-runner.ts';
 import { loadApiModel } from '../src/openapi/load.ts';
+import { type InProcessOptions, type RunResult, runInProcess } from '../src/run/in-process-runner.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
 import type { Simulator } from '../src/simulator/server.ts';
 

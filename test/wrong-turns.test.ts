@@ -4,7 +4,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ContractSummary } from '../src/gate/summary.ts';
+import type { ContractSummary } from '../src/report/summary.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { gateInProcess, listenLocal, NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';

@@ -11,7 +11,7 @@ const ENDS_IDLE = ['error', 'close', 'end', 'data'] as const;
 
 /**
  * Connections kept open between the calls of one gate run (its reads and the invites it expects refused:
- * gate/send-policy.ts), keyed by where they go: a request sent on one skips the name, the connect and the
+ * target/send-policy.ts), keyed by where they go: a request sent on one skips the name, the connect and the
  * handshake, on the target as on the runner (a run sends thousands). The probe times those phases and never uses
  * one.
  * A connection waits here unreferenced (the process may exit), and is closed after IDLE_MS, at its first error

@@ -92,7 +92,7 @@ export const BODY_TEXT_KEPT = 8192;
 
 /**
  * A redacted request and response, as attached to a failing scenario and as the evidence of the provider's reading
- * (src/gate/scenario-result.ts, showExchange, makes one).
+ * (src/plan/observations.ts, showExchange, makes one).
  */
 export interface ShownExchange {
   method: string;
@@ -134,7 +134,7 @@ export interface Drift {
 /** One canonical parameter of an endpoint, with the aliases that stand for it. */
 /**
  * What a parameter is for (`x-role` in openapi.yaml): its role decides the classes of value the gate sends it
- * (src/gate/generators/roles.ts), whatever its schema says.
+ * (src/plan/generators/roles.ts), whatever its schema says.
  */
 export const ROLES = [
   'secret',

@@ -12,7 +12,7 @@ import { type FaultContext, vocabularyFacts } from './vocabulary-facts.js';
 /**
  * The provider's reading, learned: for every open point of the API (a knob of src/simulator/legal.ts), what the
  * target did, from the answers the run got anyway and a few read-only requests of its own
- * (src/gate/catalogue/reading.ts).
+ * (src/plan/catalogue/reading.ts).
  * A fact about the provider, never a finding. What a run could not see is knobSays, with the reason.
  */
 
@@ -97,7 +97,7 @@ function readOrder(v: readonly string[]): KnobValue {
   return knobSays(v[0]);
 }
 
-/** A knob learned by the reading scenario alone (src/gate/catalogue/reading.ts), which says why when it cannot. */
+/** A knob learned by the reading scenario alone (src/plan/catalogue/reading.ts), which says why when it cannot. */
 function readAskedKnob(knob: Knob, of: SeenOf): KnobValue {
   const m = majority(of(knob));
   const why = Object.keys(of(`${knob}?`))[0];

@@ -4,7 +4,7 @@ import type { ShownExchange } from '../openapi/types.js';
 /**
  * The reading's own types: what one answer says (a fact), what a run learned of an open point, what two names of one
  * parameter at once did, and a change of the reading since a baseline. The gate's summary holds them
- * (src/gate/summary-schema.ts); the learners fill them and changes.ts compares them, none importing another for a
+ * (src/report/summary-schema.ts); the learners fill them and changes.ts compares them, none importing another for a
  * type.
  */
 

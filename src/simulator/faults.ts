@@ -313,7 +313,7 @@ export const BOUNDARY_FAULTS = [
 
 /**
  * Faults no issue named, found by deriving each parameter's value classes from its role and each record's kinds
- * (src/gate/generators/roles.ts): a gate that lists its boundaries by hand misses them.
+ * (src/plan/generators/roles.ts): a gate that lists its boundaries by hand misses them.
  */
 export const ROLE_FAULTS = [
   {
