@@ -180,7 +180,7 @@ async function runPlaywright(
     io.err(
       `h2h contract: the provider reading changed since ${cfg.baseline} (--fail-on-change ${cfg.failOnChange}): ${(summary.sinceBaseline?.reading ?? []).map(changeLine).join('; ')}`,
     );
-    return 1;
+    return EXIT.VIOLATED;
   }
   return exit;
 }

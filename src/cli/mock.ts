@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../shared/config-file.js';
+import { EXIT } from '../shared/exit.js';
 import { get } from '../shared/settings.js';
 import { FAULTS, isFaultName } from '../simulator/faults.js';
 import { loadFixture } from '../simulator/fixtures.js';
@@ -96,7 +97,7 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
-    return 0;
+    return EXIT.OK;
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Endpoint, Method, Params } from '../openapi/types.js';
+import { defaultValue } from '../shared/settings.js';
 import { TimedCall } from './call.js';
 import { proxyFor } from './proxy.js';
 import type { CallOptions, CallPlan, CallResult } from './types.js';
@@ -38,8 +39,9 @@ function callPlan(opts: CallOptions): CallPlan {
     hop: proxy ? { host: proxy.host, port: proxy.port } : { host, port },
     ...(payload ? { payload } : {}),
     contentType: opts.body?.contentType ?? 'application/json',
-    timeoutMs: opts.timeoutMs ?? 10_000,
-    bodyCap: opts.bodyCap ?? 1024 * 1024,
+    // The table's defaults (--timeout, and the probe's --body-cap: the smallest a command takes).
+    timeoutMs: opts.timeoutMs ?? defaultValue('timeout', 'probe'),
+    bodyCap: opts.bodyCap ?? defaultValue('body-cap', 'probe'),
   };
 }
 

@@ -17,6 +17,9 @@ export function records(ex: Exchange): Body[] | undefined {
   return body.data.filter((r): r is Body => typeof r === 'object' && r !== null);
 }
 
+/** The documented fields of a history record (HIS-1): what a record is, wherever the gate takes one. */
+export const RECORD_FIELDS = ['trx_id', 'manager_number', 'member_number', 'date'] as const;
+
 /** The documented fields of a history record, numbers in 62-form: what two answers' records are compared on. */
 export function recordKey(r: Body): string {
   return JSON.stringify([r.trx_id, to62(r.manager_number), to62(r.member_number), r.date]);

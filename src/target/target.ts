@@ -1,5 +1,5 @@
 import type { Target } from '../client/target.js';
-import { bodyOf, records } from '../openapi/exchange.js';
+import { bodyOf, RECORD_FIELDS, records } from '../openapi/exchange.js';
 import { to62 } from '../openapi/numbers.js';
 import type { Exchange } from '../openapi/types.js';
 import { byCodeUnit } from '../shared/order.js';
@@ -107,7 +107,7 @@ export function discoveredData(
     .filter((r) => String(r.date) < newest)
     .sort((a, b) => count(b.date) - count(a.date) || byDateThenId(a, b));
   const documented = (r: Readonly<Record<string, unknown>>): Record<string, string> =>
-    Object.fromEntries(['trx_id', 'manager_number', 'member_number', 'date'].map((k) => [k, String(r[k])]));
+    Object.fromEntries(RECORD_FIELDS.map((k) => [k, String(r[k])]));
   const record = past[0] ?? sorted[0];
   const pick = record ? documented(record) : undefined;
   // The used trx_id that guards read-only invites: one whose member is none of the run's own numbers, so that
@@ -143,9 +143,7 @@ function wellFormed(data: readonly unknown[]): Record<string, string>[] {
     (r): r is Record<string, string> =>
       typeof r === 'object' &&
       r !== null &&
-      ['trx_id', 'manager_number', 'member_number', 'date'].every(
-        (k) => typeof (r as Record<string, unknown>)[k] === 'string',
-      ),
+      RECORD_FIELDS.every((k) => typeof (r as Record<string, unknown>)[k] === 'string'),
   );
 }
 

@@ -3,16 +3,16 @@ import { baseParams, WRONG_KEY } from '../sampling.js';
 import { type Area, judge, rename, type Scenario, without } from '../scenario.js';
 import { sendAs } from './common.js';
 
-/** The ways a request carries a key that is not the caller's: label, change, alias used. */
+/**
+ * The ways a request carries no key or a plainly wrong one: label, change, alias used. Every key near the real one
+ * (a character off, another JSON type) is a near miss (generators/cases.ts).
+ */
 const BAD_KEYS: [string, (p: Params) => Params, string[]][] = [
   ['missing', (p) => without(p, 'api_key'), []],
   ['empty', (p) => ({ ...p, api_key: '' }), []],
   ['wrong', (p) => ({ ...p, api_key: WRONG_KEY }), []],
   ['wrong via key', (p) => rename({ ...p, api_key: WRONG_KEY }, 'api_key', 'key'), ['key']],
   ['empty via key', (p) => rename({ ...p, api_key: '' }, 'api_key', 'key'), ['key']],
-  // Not a string at all (POST sends JSON types; GET their text): a loose comparison of a key lets these in.
-  ['the JSON value true', (p) => ({ ...p, api_key: true }), []],
-  ['the number 0', (p) => ({ ...p, api_key: 0 }), []],
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { bodyOf, recordOf, records } from '../../openapi/exchange.js';
+import { bodyOf, RECORD_FIELDS, recordOf, records } from '../../openapi/exchange.js';
 import type { ApiModel } from '../../openapi/load.js';
 import { type Exchange, METHODS, type Method, type Params } from '../../openapi/types.js';
 import type { HistoryRecord } from '../../target/target.js';
@@ -203,7 +203,6 @@ function lookedUpAlike(): Scenario {
 function ownRecord(ex: Exchange, trx: string): HistoryRecord | undefined {
   if (bodyOf(ex)?.ok !== true) return undefined;
   const r = recordOf(ex, trx);
-  const fields = ['trx_id', 'manager_number', 'member_number', 'date'] as const;
-  if (!r || !fields.every((k) => typeof r[k] === 'string')) return undefined;
-  return Object.fromEntries(fields.map((k) => [k, String(r[k])]));
+  if (!r || !RECORD_FIELDS.every((k) => typeof r[k] === 'string')) return undefined;
+  return Object.fromEntries(RECORD_FIELDS.map((k) => [k, String(r[k])]));
 }

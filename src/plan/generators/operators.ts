@@ -40,11 +40,12 @@ function otherJsonTypes(seed: RoleSeed): RoleValue[] {
 }
 
 /**
- * Every other JSON type for every parameter. Written, tested (test/generators.test.ts adds it and counts where it
- * goes), and not yet in OPERATORS: providers word "a value of another type" with one word of their own for every
+ * Every other JSON type for every parameter. The key's near misses take it (a key of another type is a wrong key,
+ * in every reading), and the parameters whose clauses refuse it take it (OTHER_JSON_TYPES_REFUSED); it is not yet
+ * a row of OPERATORS for the rest: providers word "a value of another type" with one word of their own for every
  * parameter (INVALID_TYPE, invalid_parameter), a kind of refusal the provider's reading has no place for yet, so a
- * mock serving a learned reading answered those requests in other words (fidelity 91.7 to 98.4 % with the row,
- * 99.4 to 99.8 % without). It joins OPERATORS with that kind (issue 40).
+ * mock serving a learned reading answered those requests in other words (fidelity 91.7 to 98.4 % with the row for
+ * every parameter, 99.4 to 99.8 % without). It joins OPERATORS with that kind (issue 40).
  */
 export const OTHER_JSON_TYPES: Operator = {
   name: 'other JSON types',

@@ -1,3 +1,4 @@
+import { to62 } from '../../openapi/numbers.js';
 import type { Method, Role } from '../../openapi/types.js';
 import { swapCase } from '../../shared/letter-case.js';
 
@@ -187,8 +188,11 @@ function identifierClasses(seed: RoleSeed): RoleValue[] {
   });
 }
 
-/** Digits of other scripts that are not ASCII digits (INV-3 names such digits): each script is a class. */
-const DIGIT_SCRIPTS: readonly [number, string][] = [
+/**
+ * Digits of other scripts that are not ASCII digits (INV-3 names such digits): each script is a class. The one list:
+ * the coverage phase's patterns take their digits from it too (values.ts).
+ */
+export const DIGIT_SCRIPTS: readonly [number, string][] = [
   [0x0660, 'Arabic-Indic'],
   [0x06f0, 'extended Arabic-Indic'],
   [0x0966, 'Devanagari'],
@@ -197,6 +201,13 @@ const DIGIT_SCRIPTS: readonly [number, string][] = [
   [0x1d7ce, 'mathematical bold (outside the BMP)'],
 ];
 
+/** `s` with its ASCII digits (all, or only the last character) in the script whose zero is `zero`. */
+export function inScript(s: string, zero: number, all: boolean): string {
+  return [...s]
+    .map((c, i) => ((all || i === s.length - 1) && /\d/.test(c) ? String.fromCodePoint(zero + Number(c)) : c))
+    .join('');
+}
+
 /**
  * A phone number written the other ways people write one: the international `+62` form, separators, brackets,
  * whitespace and invisible characters, digits of other scripts. INV-3 says which must be refused (anything but
@@ -204,10 +215,8 @@ const DIGIT_SCRIPTS: readonly [number, string][] = [
  */
 function phoneClasses(number: string): RoleValue[] {
   if (!/^\d{9,}$/.test(number)) return [];
-  const f62 = number.startsWith('0') ? `62${number.slice(1)}` : number;
+  const f62 = to62(number);
   const grouped = (sep: string): string => `${number.slice(0, 4)}${sep}${number.slice(4, 8)}${sep}${number.slice(8)}`;
-  const inScript = (zero: number, all: boolean): string =>
-    [...number].map((c, i) => (all || i === number.length - 1 ? String.fromCodePoint(zero + Number(c)) : c)).join('');
   return [
     { value: `+${f62}`, label: 'in international form (+62)' },
     { value: `00${f62}`, label: 'with the international call prefix 00' },
@@ -220,8 +229,8 @@ function phoneClasses(number: string): RoleValue[] {
     { value: `${number.slice(0, 4)}\u200b${number.slice(4)}`, label: 'with a zero-width space inside' },
     { value: `${number}\u00a0`, label: 'and a no-break space' },
     ...DIGIT_SCRIPTS.flatMap(([zero, script]) => [
-      { value: inScript(zero, true), label: `in ${script} digits` },
-      { value: inScript(zero, false), label: `with its last digit in ${script}` },
+      { value: inScript(number, zero, true), label: `in ${script} digits` },
+      { value: inScript(number, zero, false), label: `with its last digit in ${script}` },
     ]),
   ];
 }
@@ -270,6 +279,7 @@ function countClasses(): RoleValue[] {
     { value: 1.5, label: 'a fraction' },
     { value: 2 ** 31, label: '2^31' },
     { value: 2 ** 32, label: '2^32 (0 in 32 bits)' },
+    { value: 10 ** 12, label: 'a very large number' },
     { value: 2 ** 53 + 2, label: 'past 2^53' },
     { value: '05', label: 'with a leading zero' },
     { value: '+5', label: 'with a plus sign' },
