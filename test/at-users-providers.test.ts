@@ -27,7 +27,9 @@ describe('where its users run it: a provider with a rate limit, rules for IDs, a
       const limitedLate = late.filter((e) => e.httpStatus === 429).length;
       assert.ok(limitedLate < late.length / 100, `${limitedLate} of ${late.length} answered 429 after the first 10 s`);
       const answered = api.filter((e) => e.httpStatus !== 429).length;
-      assert.ok(seconds < (1.2 * answered) / 8, `${seconds.toFixed(1)} s for ${answered} answers at 8/s`);
+      // A pace that learned the rate keeps near it (1.11x to 1.13x on a quiet machine, 2026-11-29); one stuck below
+      // it (half the rate: 2x) fails. The margin is for a loaded machine (1.2x under load 15 in a CI try).
+      assert.ok(seconds < (1.35 * answered) / 8, `${seconds.toFixed(1)} s for ${answered} answers at 8/s`);
       assert.equal(summary.reading.find((p) => p.knob === 'rate-limit')?.value, '8/s');
     } finally {
       await sim.close();
