@@ -1,5 +1,6 @@
 import { forms } from '../openapi/numbers.js';
 import type { Endpoint, Params } from '../openapi/types.js';
+import { lookedSucceeded } from '../target/record-kinds.js';
 import { settledDate } from '../target/target.js';
 import type { ScenarioContext } from './scenario.js';
 
@@ -29,15 +30,18 @@ export function compareLimit(ctx: Pick<ScenarioContext, 'data'>): number {
 /**
  * Used transaction IDs that guard invites sent side by side, each a different one (a trx_id is never in flight
  * twice: were the first lost, the others would be its repeats): the known one first, then every record's whose
- * member is none of the run's numbers (a guarded invite must never repeat one of the gate's exactly).
+ * member is none of the run's numbers (a guarded invite must never repeat one of the gate's exactly). `alone`: the
+ * ID is the only guard (the product is real), so only IDs a lookup showed SUCCESS (a provider may let a failed
+ * transaction's ID be tried again), or the known one when none was looked up.
  */
-export function guardTrxIds(ctx: Pick<ScenarioContext, 'data' | 'target'>): string[] {
+export function guardTrxIds(ctx: Pick<ScenarioContext, 'data' | 'target'>, alone = false): string[] {
   const own = new Set(ctx.target.msisdns.map((m) => forms(m).f62));
   const ids = [
     ctx.data.knownTrxId ?? '',
     ...(ctx.data.records ?? []).filter((r) => !own.has(forms(r.member_number).f62)).map((r) => r.trx_id ?? ''),
-  ];
-  return [...new Set(ids.filter((id) => id !== ''))];
+  ].filter((id) => id !== '' && (!alone || lookedSucceeded(ctx.data.looked?.[id])));
+  const unique = [...new Set(ids)];
+  return unique.length || !alone ? unique : [ctx.data.knownTrxId ?? ''];
 }
 
 /** The member number invites of a scenario use: the first configured test number, in 08-form. */

@@ -41,6 +41,9 @@ function traits(
   ];
 }
 
+/** Whether a lookup's trait (`lookupTrait`) says the record succeeded: its ID is used for good. */
+export const lookedSucceeded = (trait: string | undefined): boolean => trait === 'looked up: status SUCCESS';
+
 /**
  * What a lookup of a record shows of its kind: its status word, or the shape that stands in for one (a list for
  * `data`, a status of another JSON type, a refusal). A provider may answer one kind of record in its own way.

@@ -81,9 +81,10 @@ function inviteCase(
     msisdn: testNumber(ctx),
     ...(ctx.target.kind ? { kind: ctx.target.kind } : {}),
   };
-  // Guarded twice (a used ID and a product that cannot exist): any used ID will do, one per invite side by side.
-  const ids = guardTrxIds(ctx);
-  if (!live && param !== 'product_code' && ids.length) base.trx_id = ids[i % ids.length];
+  // One used ID per invite side by side: any, guarded twice (a product that cannot exist too); one a lookup showed
+  // SUCCESS when the ID is the only guard (product_code under test).
+  const ids = guardTrxIds(ctx, param === 'product_code');
+  if (!live && param !== 'trx_id' && ids.length) base.trx_id = ids[i % ids.length];
   if (param === 'product_code' && !live) {
     // Only the used trx_id guards this one: it must not repeat an earlier invite of that trx_id exactly, which a
     // provider may answer as an idempotent replay (ok true, nothing charged). The gate's own invites send the
@@ -250,7 +251,8 @@ function nearMissValues(key: string): RoleValue[] {
  */
 export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: Method): GeneratedCase[] {
   const key = ctx.target.apiKey;
-  const base = (): Params => {
+  const guards = guardTrxIds(ctx);
+  const base = (i = 0): Params => {
     switch (endpoint) {
       case 'history-transaksi':
         return { limit: compareLimit(ctx) };
@@ -259,9 +261,10 @@ export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: 
       case 'saldo-user':
         return {};
       case 'invite-member':
-        // With writes, as a real invite would go (a wrong key must be refused whatever else is right).
+        // With writes, as a real invite would go (a wrong key must be refused whatever else is right); without,
+        // guarded twice, each of a batch by another used ID (a trx_id is never in flight twice).
         return {
-          trx_id: ctx.target.allowWrites ? ctx.newTrxId() : (ctx.data.knownTrxId ?? ''),
+          trx_id: ctx.target.allowWrites ? ctx.newTrxId() : (guards[i % Math.max(1, guards.length)] ?? ''),
           product_code: ctx.target.allowWrites ? (ctx.target.product ?? '') : READ_ONLY_PRODUCT,
           msisdn: testNumber(ctx),
           ...(ctx.target.kind ? { kind: ctx.target.kind } : {}),
@@ -282,7 +285,7 @@ export function nearMissCases(ctx: ScenarioContext, endpoint: Endpoint, method: 
       endpoint,
       method,
       label: `${name}: the real key, ${k.label}`,
-      params: { ...base(), [name]: k.value },
+      params: { ...base(i), [name]: k.value },
       wrongKey: true,
     };
   });
