@@ -42,7 +42,6 @@ const LONG_CLASSES_ALLOWED = new Set<string>([
 const LONG_FILES_ALLOWED = new Set<string>([
   'src/cli/init.ts',
   'src/run/scenario-context.ts',
-  'src/simulator/faults.ts',
   'src/simulator/server.ts',
 ]);
 

@@ -1,4 +1,4 @@
-import type { FaultName, FaultSetting } from './faults.js';
+import type { FaultName, FaultSetting } from './faults/index.js';
 import type { Fixture } from './fixtures.js';
 import { invitesCovered, type Reading } from './legal.js';
 

@@ -11,7 +11,7 @@ import { listen } from '../shared/listen.js';
 import { TokenBucket } from '../shared/token-bucket.js';
 import { ADMIN, adminAnswer } from './admin.js';
 import { type Answer, refuse } from './answer.js';
-import { type FaultSetting, faultNamed } from './faults.js';
+import { type FaultSetting, faultNamed } from './faults/index.js';
 import { type Fixture, loadFixture } from './fixtures.js';
 import { contentTypeOf, limitsOf, neighbourMsOf, REFERENCE, type Reading, rateLimitOf } from './legal.js';
 import { drain, readParams } from './params.js';

@@ -3,7 +3,7 @@ import type { Endpoint, Method, Params } from '../openapi/types.js';
 import { SimAccounts } from './accounts.js';
 import { type Answer, type Handled, invalidStatus, refuse, success } from './answer.js';
 import { SimBooks, type Txn } from './books.js';
-import { type FaultSetting, faultNamed } from './faults.js';
+import { type FaultSetting, faultNamed } from './faults/index.js';
 import type { Fixture } from './fixtures.js';
 import { SimHistory } from './history.js';
 import { SimInvites } from './invites.js';
