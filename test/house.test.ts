@@ -34,16 +34,11 @@ const LONG_CLASSES_ALLOWED = new Set<string>([
   'src/run/scenario-context.ts ScenarioTraffic',
   'src/probe/metrics.ts ProbeMetrics',
   'src/probe/probe.ts Probe',
-  'src/simulator/server.ts SimulatorHandler',
   'src/simulator/vocabulary.ts ServedVocabulary',
 ]);
 
 /** Files still over MAX_FILE_LINES, but the settings table (exempt). Only shrinks. */
-const LONG_FILES_ALLOWED = new Set<string>([
-  'src/cli/init.ts',
-  'src/run/scenario-context.ts',
-  'src/simulator/server.ts',
-]);
+const LONG_FILES_ALLOWED = new Set<string>(['src/cli/init.ts', 'src/run/scenario-context.ts']);
 
 describe('the house', () => {
   const found = houseFindings();
