@@ -7,13 +7,14 @@ import { TokenBucket } from '../shared/token-bucket.js';
 import { ADMIN, adminAnswer } from './admin.js';
 import { refuse } from './answer.js';
 import { faultNamed } from './faults/index.js';
+import type { World } from './learned-checks.js';
 import { limitsOf, type Reading, rateLimitOf } from './legal.js';
 import { drain, readParams } from './params.js';
 import { type Replier, SimReplies } from './replies.js';
 import { type LogEntry, RequestLog } from './request-log.js';
 import type { SimState } from './state.js';
 import { applyTransportFault, Outage } from './transport-faults.js';
-import type { ServedVocabulary, World } from './vocabulary.js';
+import type { ServedVocabulary } from './vocabulary.js';
 
 /** What the simulator's requests are handled with, fixed when it starts. */
 interface HandlerContext {
@@ -168,7 +169,7 @@ export class SimulatorHandler {
     }
     if (!learned) return params;
     // The provider's checks first: what it refuses, in the order it checks, and how it reads what it accepts.
-    const checked = learned.check(endpoint, params, world);
+    const checked = learned.checks.check(endpoint, params, world);
     if (!('kind' in checked)) return checked.params;
     reply(learned.ownRefusal(checked.kind), undefined, params, checked.kind, checked.value);
     return undefined;

@@ -4,10 +4,11 @@ import type { ApiModel } from '../openapi/load.js';
 import { type Endpoint, isEndpoint, type Params } from '../openapi/types.js';
 import type { RefusalKind } from '../reading/index.js';
 import type { Answer } from './answer.js';
+import type { ShapedValue } from './learned-checks.js';
 import { contentTypeOf, type Reading } from './legal.js';
 import { presentAnswer } from './present.js';
 import type { LogEntry } from './request-log.js';
-import { OWN_SOURCE, type ServedVocabulary, type ShapedValue } from './vocabulary.js';
+import { OWN_SOURCE, type ServedVocabulary } from './vocabulary.js';
 
 /** Answers a request: shapes the answer, logs it, and sends it (a fault's rewrite last). */
 export type Replier = (

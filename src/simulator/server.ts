@@ -9,11 +9,12 @@ import { listen } from '../shared/listen.js';
 import type { FaultSetting } from './faults/index.js';
 import { type Fixture, loadFixture } from './fixtures.js';
 import { SimulatorHandler } from './handler.js';
+import type { World } from './learned-checks.js';
 import { neighbourMsOf, REFERENCE, type Reading } from './legal.js';
 import type { LogEntry } from './request-log.js';
 import { SimState } from './state.js';
 import { prepareTransportFault } from './transport-faults.js';
-import { ServedVocabulary, type World, withProducts } from './vocabulary.js';
+import { ServedVocabulary, withProducts } from './vocabulary.js';
 
 export type { LogEntry } from './request-log.js';
 
@@ -75,7 +76,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   for (const a of fixture.accounts) registerSecret(a.api_key);
   state.fault = opts.fault ?? null;
   const learned = opts.vocabulary ? new ServedVocabulary(opts.vocabulary, reading, fixture.forms) : undefined;
-  if (learned) state.accepts = (endpoint, param, value) => learned.accepts(api, endpoint, param, value);
+  if (learned) state.accepts = (endpoint, param, value) => learned.checks.accepts(api, endpoint, param, value);
   const world = worldOf(api, fixture, state, opts.apiKey);
   prepareTransportFault(state.fault);
   const prefix = (opts.prefix ?? '').replace(/\/+$/, '');
