@@ -32,7 +32,6 @@ const CYCLES_ALLOWED = new Set<string>([]);
 const LONG_CLASSES_ALLOWED = new Set<string>([
   'src/client/call.ts TimedCall',
   'src/run/scenario-context.ts ScenarioTraffic',
-  'src/probe/metrics.ts ProbeMetrics',
   'src/probe/probe.ts Probe',
 ]);
 
