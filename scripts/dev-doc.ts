@@ -77,7 +77,7 @@ const ROWS: readonly Row[] = [
   },
   {
     path: 'src/probe/',
-    words: 'config, one probe of one endpoint, metrics, schedule, HTTP server, /probe exporter',
+    words: 'config, one probe of one endpoint, rounds, metrics, schedule, HTTP server, /probe exporter',
     files: true,
   },
   {
