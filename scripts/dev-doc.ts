@@ -77,7 +77,7 @@ const ROWS: readonly Row[] = [
   },
   {
     path: 'src/probe/',
-    words: 'config, one probe of one endpoint, metrics, schedule, HTTP server, /probe exporter',
+    words: 'config, one probe of one endpoint, rounds, metrics, schedule, HTTP server, /probe exporter',
     files: true,
   },
   {
@@ -85,6 +85,7 @@ const ROWS: readonly Row[] = [
     words: 'the reference server: business rules, legal readings, faults, admin API',
     files: true,
   },
+  { path: 'src/simulator/faults/', words: 'the faults, one table per group; index.ts lists them all', files: true },
   { path: 'src/docs/', words: 'the reference (Redoc + API.md), lint rules, diff', files: true },
   {
     path: 'src/cli/',
@@ -150,7 +151,8 @@ export function layoutSection(): string {
     const names = readdirSync(full)
       .filter((n) => !n.startsWith('.'))
       .map((n) => (statSync(join(full, n)).isDirectory() ? `${n}/` : n))
-      .filter((n) => !(row.path === 'src/plan/' && ['catalogue/', 'generators/'].includes(n)))
+      // A folder with a row of its own is listed there.
+      .filter((n) => !ROWS.some((r) => r.path === `${row.path}${n}`))
       .sort();
     out.push(...wrap(names));
   }

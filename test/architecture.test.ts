@@ -128,12 +128,12 @@ describe('ARCHITECTURE.md holds', () => {
 
   it('the rule catches an import that runs the wrong way (the probe importing the gate or the simulator)', () => {
     const files = new Map([
-      ['src/probe/probe.ts', ['src/run/config.ts', 'src/simulator/faults.ts', 'src/checks/judge.ts']],
+      ['src/probe/probe.ts', ['src/run/config.ts', 'src/simulator/faults/index.ts', 'src/checks/judge.ts']],
       ['src/openapi/model.ts', ['src/redact.ts']],
     ]);
     assert.deepEqual(wrongWay(files, table), [
       'src/probe/probe.ts -> src/run/config.ts (probe may not import run)',
-      'src/probe/probe.ts -> src/simulator/faults.ts (probe may not import simulator)',
+      'src/probe/probe.ts -> src/simulator/faults/index.ts (probe may not import simulator)',
       'src/openapi/model.ts -> src/redact.ts (openapi may not import redact)',
     ]);
   });

@@ -11,7 +11,7 @@ import {
   GENERATED_FAULTS,
   INDEPENDENT_FAULTS,
   ROLE_FAULTS,
-} from '../src/simulator/faults.ts';
+} from '../src/simulator/faults/index.ts';
 import { ROOT, words } from './helpers.ts';
 
 // What README.md and docs/ tell a reader to run must run: every `h2h` command line in them names a command and
@@ -87,7 +87,7 @@ describe('the commands and links of README.md and docs/', () => {
 });
 
 describe('docs/simulator.md', () => {
-  it('has a row for every contract fault of src/simulator/faults.ts, with its clause and its also list', () => {
+  it('has a row for every contract fault of src/simulator/faults/, with its clause and its also list', () => {
     const rows = new Map(
       [...text('docs/simulator.md').matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]?.trim()]),
     );

@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { gateConfig } from '../src/cli/init.ts';
+import { gateConfig } from '../src/cli/init-settings.ts';
 import type { SavedFailure } from '../src/report/failures.ts';
 import { COMMAND_NAMES, type CommandName } from '../src/shared/settings.ts';
 import { DOC_PAGES, type DocCommand, docCommands, parseCommand, whereOf } from './doc-commands.ts';

@@ -11,7 +11,7 @@ import { nearMissKeys } from '../src/plan/generators/cases.ts';
 import type { SavedFailure } from '../src/report/failures.ts';
 import { runInProcess } from '../src/run/in-process-runner.ts';
 import { embeddedTarget } from '../src/simulator/embedded.ts';
-import type { FaultName } from '../src/simulator/faults.ts';
+import type { FaultName } from '../src/simulator/faults/index.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { NO_TARGET_ENV, runCli, writeTargetFlags } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { INIT_FILES } from '../src/cli/init.ts';
+import { INIT_FILES } from '../src/cli/init-files.ts';
 import { PROBE_FILE_EXTRAS } from '../src/probe/config.ts';
 import { refuseKeyInFile } from '../src/redact.ts';
 import { CONTRACT_FILE_EXTRAS } from '../src/run/config.ts';

@@ -10,7 +10,7 @@ import {
   GENERATED_FAULTS,
   INDEPENDENT_FAULTS,
   ROLE_FAULTS,
-} from '../src/simulator/faults.ts';
+} from '../src/simulator/faults/index.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { startSimulator } from '../src/simulator/server.ts';
 import { gateInProcess, violated } from './helpers.ts';

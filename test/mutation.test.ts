@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ContractSummary } from '../src/report/summary.ts';
-import type { Fault } from '../src/simulator/faults.ts';
+import type { Fault } from '../src/simulator/faults/index.ts';
 import { NO_TARGET_ENV, runCli, violated } from './helpers.ts';
 import { AT_BOUNDARIES, CONCURRENCY, FAULTS, namesExactly, own, SHARED } from './mutation-runs.ts';
 

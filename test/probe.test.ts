@@ -18,7 +18,7 @@ import { Probe } from '../src/probe/probe.ts';
 import { PROBE_REASONS, type ProbeReason, probeEndpoint } from '../src/probe/probe-endpoint.ts';
 import { startProbeServer } from '../src/probe/server.ts';
 import { PROBE_READING_POINTS } from '../src/reading/probe-points.ts';
-import type { FaultName } from '../src/simulator/faults.ts';
+import type { FaultName } from '../src/simulator/faults/index.ts';
 import { parseReading } from '../src/simulator/legal.ts';
 import { type Simulator, startSimulator } from '../src/simulator/server.ts';
 import { freePort, ROOT, runCli, samples, startCli, startProbe, targetFor } from './helpers.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../shared/config-file.js';
 import { EXIT } from '../shared/exit.js';
 import { get } from '../shared/settings.js';
-import { FAULTS, isFaultName } from '../simulator/faults.js';
+import { FAULTS, isFaultName } from '../simulator/faults/index.js';
 import { loadFixture } from '../simulator/fixtures.js';
 import { describeReading, KNOB_NAMES, KNOBS, PROFILES, parseReading, servedFromFile } from '../simulator/legal.js';
 import { startSimulator } from '../simulator/server.js';

@@ -1,203 +1,41 @@
-import { lookup } from 'node:dns';
 import type http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type tls from 'node:tls';
 import type { Exchange } from '../openapi/types.js';
 import { BodyReader } from './body.js';
-import { startHandshake, tlsInfoOf } from './handshake.js';
-import { type Marks, newMarks, phasesOf, sumOf } from './phases.js';
+import { ConnectingCall, codeOf } from './connecting-call.js';
+import { phasesOf, sumOf } from './phases.js';
 import { prepareRequest } from './request.js';
-import { reasonOfCode, type TransportReason, tlsAdvice } from './transport.js';
-import { openTunnel } from './tunnel.js';
-import type { CallPlan, CallResult, Phases, TlsInfo } from './types.js';
+import type { TransportReason } from './transport.js';
+import type { CallPlan, CallResult, Phases } from './types.js';
 
 type Settled = Omit<CallResult, 'phases' | 'totalMs' | 'truncated'>;
 
-const codeOf = (err: NodeJS.ErrnoException): string => `${err.code ?? err.name}: ${err.message}`;
-
 /**
  * One call, one socket event at a time, as blackbox_exporter's prober/http.go traces a round trip: the call
- * holds the times of its events (Marks) and has one method per event, each taking its time first thing. It
- * resolves the name, connects and (for HTTPS) shakes hands itself, so that each phase ends with its own event;
- * the proxy tunnel (tunnel.ts), the handshake (handshake.ts), the request (request.ts) and the body (body.ts) are
- * parts it drives. The first outcome settles it (an answer, a failure, or the deadline): the connection is
- * destroyed, or with a pool (pool.ts) put back when the answer was read whole and the server keeps it, and later
- * events change nothing.
+ * holds the times of its events (Marks) and has one method per event, each taking its time first thing. Its
+ * connection is ConnectingCall's (connecting-call.ts: the name, connect and, for HTTPS, the handshake, each phase
+ * ending with its own event); here the request (request.ts) goes and the answer and its body (body.ts) are read.
+ * The first outcome settles it (an answer, a failure, or the deadline): the connection is destroyed, or with a
+ * pool (pool.ts) put back when the answer was read whole and the server keeps it, and later events change nothing.
  */
-export class TimedCall {
-  private readonly t0 = performance.now();
-  private readonly marks: Marks = newMarks();
+export class TimedCall extends ConnectingCall {
   private readonly timer: NodeJS.Timeout;
-  private settled = false;
-  private socket: net.Socket | undefined;
-  /** The connection came from the pool (pool.ts): its failures say so. */
-  private reused = false;
   /** The server keeps the connection open after the answer (Node's 'free' on it): it can go back to the pool. */
   private reusable = false;
-  /** Removes this call's listeners from its connection's sockets (a pooled connection goes back without them). */
-  private readonly detach: (() => void)[] = [];
-  private tlsInfo: TlsInfo | undefined;
   private body: BodyReader | undefined;
 
   constructor(
-    private readonly plan: CallPlan,
+    plan: CallPlan,
     private readonly resolve: (result: CallResult) => void,
   ) {
+    super(plan);
     const { timeoutMs } = plan;
     this.timer = setTimeout(() => this.fail('timeout', `no complete answer within ${timeoutMs} ms`), timeoutMs);
   }
 
-  /** Where the call's connection goes, for the pool: the proxy, whether TLS, and the target. */
-  private get poolKey(): string {
-    const { proxy, secure, host, port } = this.plan;
-    return `${proxy?.label ?? ''}|${secure ? 'tls' : 'tcp'}|${host}:${port}`;
-  }
-
-  /** Sends on an idle connection of the pool when there is one, else opens a new one. */
-  start(): void {
-    const idle = this.plan.opts.pool?.take(this.poolKey);
-    if (idle) this.reuse(idle);
-    else this.open();
-  }
-
-  /** Listens to a socket of this call until the call ends (a pooled connection goes back without it). */
-  private listen(socket: net.Socket, event: 'error' | 'data' | 'free', fn: (err: NodeJS.ErrnoException) => void): void {
-    socket.on(event, fn);
-    this.detach.push(() => socket.off(event, fn));
-  }
-
-  /**
-   * A connection of the pool: no name, connect or handshake to time (those phases are 0), its certificate the
-   * one verified when it was opened. The request goes at once.
-   */
-  private reuse(socket: net.Socket): void {
-    this.reused = true;
-    this.socket = socket;
-    Object.assign(this.marks, { resolved: this.t0, connected: this.t0, secured: this.plan.secure ? this.t0 : 0 });
-    if (this.plan.secure) this.tlsInfo = tlsInfoOf(socket as tls.TLSSocket);
-    this.listen(socket, 'error', (err) => this.onSocketError(err));
-    const send = this.request();
-    this.marks.sent = performance.now();
-    send(socket);
-  }
-
-  /** Resolves the name of the first hop (the proxy, or the target); an IP address needs none. */
-  private open(): void {
-    const { hop } = this.plan;
-    const family = net.isIP(hop.host);
-    if (family) {
-      this.marks.resolved = this.t0;
-      this.connect(hop.host, family);
-    } else lookup(hop.host, (err, address, fam) => this.onLookup(err, address, fam));
-  }
-
-  /** The name resolved, or not. */
-  private onLookup(err: NodeJS.ErrnoException | null, address: string, family: number): void {
-    if (this.settled) return;
-    this.marks.resolved = performance.now();
-    if (err) this.fail('dns', codeOf(err));
-    else this.connect(address, family);
-  }
-
-  /**
-   * Builds the socket (its construction is the toolkit's work, not the target's connect time) and connects it
-   * once the work already due has run (other calls' set-up included), so that it is not timed. Plain HTTP: the
-   * request is built before connecting and waits in the socket's buffer, so no work of ours sits between the
-   * connection and the request's first byte. Over TLS it is built only once the certificate has verified:
-   * nothing is sent before.
-   */
-  private connect(address: string, family: number): void {
-    const raw = new net.Socket();
-    this.socket = raw;
-    raw.once('connect', () => this.onConnect(raw));
-    this.listen(raw, 'error', (err) => this.onSocketError(err));
-    const send = this.plan.secure ? undefined : this.request();
-    setImmediate(() => {
-      if (this.settled) return;
-      // Node makes the connect call on the next tick, after building the socket's handle; this tick runs just
-      // before it, so the phase starts at the call itself.
-      process.nextTick(() => this.onConnectStart());
-      raw.connect({ host: address, port: this.plan.hop.port, family });
-      send?.(raw);
-    });
-  }
-
-  /** The connect call is being made. */
-  private onConnectStart(): void {
-    this.marks.connecting = performance.now();
-  }
-
-  /** The TCP connection is up (to the proxy, when there is one). */
-  private onConnect(raw: net.Socket): void {
-    const at = performance.now();
-    const { secure, proxy, host, port, url } = this.plan;
-    // Plain HTTP: the request waits in the socket's buffer and Node writes it right after this handler.
-    if (!secure) {
-      this.marks.connected = at;
-      this.marks.sent = at;
-    } else if (proxy) {
-      // HTTPS through a proxy: the tunnel is part of connect; the target's TLS starts once it stands.
-      openTunnel(
-        raw,
-        proxy,
-        { host, port, label: url.host },
-        {
-          stood: () => this.onTunnel(raw),
-          refused: (message) => this.fail('connect', message),
-        },
-      );
-    } else {
-      this.marks.connected = at;
-      this.startTls(raw);
-    }
-  }
-
-  /** The proxy's tunnel to the target stands: connected. */
-  private onTunnel(raw: net.Socket): void {
-    this.marks.connected = performance.now();
-    this.startTls(raw);
-  }
-
-  private startTls(raw: net.Socket): void {
-    const t = startHandshake(raw, this.plan.host, this.plan.opts.tls);
-    this.socket = t;
-    t.once('secureConnect', () => this.onSecureConnect(t));
-    this.listen(t, 'error', (err) => this.onTlsError(err));
-  }
-
-  /** The handshake is done: the certificate is read and verified here, and only then is the request sent. */
-  private onSecureConnect(t: tls.TLSSocket): void {
-    this.marks.secured = performance.now();
-    this.tlsInfo = tlsInfoOf(t);
-    if (!t.authorized && !this.plan.opts.tls?.insecureSkipVerify) {
-      const code = this.tlsInfo.authorizationError ?? 'unknown reason';
-      this.fail('tls', `the certificate does not verify: ${code}: ${tlsAdvice(code)}`);
-      return;
-    }
-    const send = this.request();
-    this.marks.sent = performance.now();
-    send(t);
-  }
-
-  private onTlsError(err: NodeJS.ErrnoException): void {
-    if (!this.marks.secured) this.fail('tls', `handshake: ${codeOf(err)}`);
-  }
-
-  /** An error of the TCP socket: before the connection stands, a failure is the proxy's when there is one. */
-  private onSocketError(err: NodeJS.ErrnoException): void {
-    if (this.settled) return;
-    if (this.marks.sent) {
-      this.fail('reset', this.onKept(codeOf(err)));
-      return;
-    }
-    const via = this.plan.proxy && !this.marks.connected ? `proxy ${this.plan.proxy.label}: ` : '';
-    const reached = { connected: this.marks.connected > 0, secured: this.marks.secured > 0, tls: this.plan.secure };
-    this.fail(reasonOfCode(err.code ?? '', reached), `${via}${codeOf(err)}`);
-  }
-
   /** The request built, and the function that assigns it its socket. */
-  private request(): (conn: net.Socket) => void {
+  protected request(): (conn: net.Socket) => void {
     const handOver = prepareRequest(this.plan, {
       error: (err) => this.onRequestError(err),
       response: (res) => this.onResponse(res),
@@ -221,15 +59,6 @@ export class TimedCall {
 
   private onRequestError(err: NodeJS.ErrnoException): void {
     if (!this.settled) this.fail(this.marks.sent ? 'reset' : 'connect', this.onKept(codeOf(err)));
-  }
-
-  /**
-   * A failure's words, saying when it came on a connection kept from an earlier call before any answer: the
-   * server may have closed it as it waited. Never sent again here: the caller decides (the gate tries a read
-   * once more and notes it as flaky; an invite with no answer may have been charged, and is never sent again).
-   */
-  private onKept(message: string): string {
-    return this.reused && !this.marks.firstByte ? `${message} (on a kept connection)` : message;
   }
 
   /** The head of the answer is parsed: its body is read as it comes. */
@@ -304,7 +133,7 @@ export class TimedCall {
     return phasesOf(this.marks, this.t0, this.plan.secure);
   }
 
-  private fail(reason: TransportReason, message: string): void {
+  protected fail(reason: TransportReason, message: string): void {
     this.finish({ error: { reason, message } });
   }
 

@@ -46,14 +46,14 @@ function callPlan(opts: CallOptions): CallPlan {
 }
 
 /**
- * One request on a fresh connection: the client resolves the name, connects and (for HTTPS) shakes hands
- * itself, so that each phase is timed by its own socket event (call.ts) and a certificate that does not verify
- * is read (its expiry, its error) and nothing is sent over it. With a pool (the gate's, pool.ts) an idle
- * connection to the same target is used instead, and kept after. No redirects followed, one overall
- * deadline, the body read up to a cap (body.ts). The request accepts every content coding the client decodes
- * (codings.ts), and the cap holds for the decoded body too. A proxy (proxy.ts) is reached by CONNECT for HTTPS
- * (tunnel.ts). Never throws for what the target does: transport failures come back as `error`, with a reason of
- * the one vocabulary (transport.ts).
+ * One request on a fresh connection: the client resolves the name, connects and (for HTTPS) shakes hands itself, so
+ * that each phase is timed by its own socket event (connecting-call.ts, call.ts) and a certificate that does not
+ * verify is read (its expiry, its error) and nothing is sent over it. With a pool (the gate's, pool.ts) an idle
+ * connection to the same target is used instead, and kept after. No redirects followed, one overall deadline, the
+ * body read up to a cap (body.ts). The request accepts every content coding the client decodes (codings.ts), and
+ * the cap holds for the decoded body too. A proxy (proxy.ts) is reached by CONNECT for HTTPS (tunnel.ts). Never
+ * throws for what the target does: transport failures come back as `error`, with a reason of the one vocabulary
+ * (transport.ts).
  */
 export function callApi(opts: CallOptions): Promise<CallResult> {
   const plan = callPlan(opts);

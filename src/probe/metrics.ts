@@ -38,14 +38,13 @@ export interface MetricsTarget {
 /** The labels of most series. */
 const TE = ['target', 'endpoint'] as const;
 
-/**
- * The probe's metrics, in a registry of its own. Labels are `target` (a configured name), `endpoint`,
- * `reason`, `clause`, `phase` and `version` (TLS): never a URL, a key, a phone number or a transaction ID.
- * Event-loop delay, which bounds how far any timing can be trusted, is prom-client's own
- * `nodejs_eventloop_lag_*` (reset at every scrape, so it covers the time since the last one).
- */
-export class ProbeMetrics {
-  readonly registry = new Registry();
+/** Metrics of one family, registered in the probe's registry. */
+class MetricFamily {
+  constructor(protected readonly registry: Registry) {}
+}
+
+/** What each probe found: its outcome, HTTP status, phases and duration, why it failed, what it found broken. */
+class ResultMetrics extends MetricFamily {
   private readonly success = new Gauge({
     name: 'h2h_probe_success',
     help: 'Whether the last probe succeeded (1) or failed (0).',
@@ -113,6 +112,41 @@ export class ProbeMetrics {
     labelNames: TE,
     registers: [this.registry],
   });
+
+  /** Every series of a target exists from the start, so rate() and absent() work before the first failure. */
+  zero(target: string): void {
+    for (const endpoint of READ_ONLY_ENDPOINTS) {
+      const l = { target, endpoint };
+      this.runs.inc(l, 0);
+      this.drift.inc(l, 0);
+      this.skipped.inc(l, 0);
+      for (const reason of PROBE_REASONS) this.failures.inc({ ...l, reason }, 0);
+      for (const clause of CLAUSE_IDS) this.violations.inc({ ...l, clause }, 0);
+    }
+  }
+
+  record(res: ProbeResult): void {
+    const l = { target: res.target, endpoint: res.endpoint };
+    this.runs.inc(l);
+    this.success.set(l, res.success ? 1 : 0);
+    this.httpStatus.set(l, res.httpStatus);
+    for (const [key, phase] of Object.entries(PHASES))
+      this.phase.set({ ...l, phase }, res.phases[key as keyof typeof PHASES] / 1000);
+    this.duration.observe(l, res.totalMs / 1000);
+    this.lastRun.set(l, res.at);
+    if (res.success) this.lastSuccess.set(l, res.at);
+    else if (res.reason) this.failures.inc({ ...l, reason: res.reason });
+    for (const f of res.findings) this.violations.inc({ ...l, clause: f.clause });
+    if (res.drift.length) this.drift.inc(l, res.drift.length);
+  }
+
+  recordSkipped(target: string, endpoint: string): void {
+    this.skipped.inc({ target, endpoint });
+  }
+}
+
+/** What a target shows of itself besides its answers' judgement: its balance, its certificate, its reading. */
+class ShownMetrics extends MetricFamily {
   private readonly balance = new Gauge({
     name: 'h2h_balance',
     help: 'The saldo of the last saldo-user probe; absent when that probe read none (currency unit not shown by the provider).',
@@ -144,74 +178,9 @@ export class ProbeMetrics {
     labelNames: ['target', 'point', 'value'],
     registers: [this.registry],
   });
-  /** Each target's deadline, set once. */
-  private readonly timeout = new Gauge({
-    name: 'h2h_probe_timeout_seconds',
-    help: 'The deadline of each probe of the target: a duration near it says the timing is cut, not measured.',
-    labelNames: ['target'],
-    registers: [this.registry],
-  });
   private readonly readingShown = new Map<string, PointValues>();
-  private readonly lateness = new Gauge({
-    name: 'h2h_probe_schedule_lateness_seconds',
-    help: "How late the target's last scheduled round started, after its slot plus its jitter.",
-    labelNames: ['target'],
-    registers: [this.registry],
-  });
-  private readonly overlaps = new Counter({
-    name: 'h2h_probe_overlaps_total',
-    help: 'Scheduled rounds of the target skipped because its previous one was still running.',
-    labelNames: ['target'],
-    registers: [this.registry],
-  });
-  private readonly missed = new Counter({
-    name: 'h2h_probe_missed_total',
-    help: 'Scheduled rounds of the target that did not start in time (the process was busy or asleep).',
-    labelNames: ['target'],
-    registers: [this.registry],
-  });
-  private readonly exporterRequests = new Counter({
-    name: 'h2h_probe_exporter_requests_total',
-    help: 'Requests to /probe (the exporter mode), by outcome: probed, bad_request (unknown name or parameter), error.',
-    labelNames: ['outcome'],
-    registers: [this.registry],
-  });
-
-  constructor(targets: readonly MetricsTarget[], opts: { processMetrics?: boolean } = {}) {
-    for (const outcome of EXPORTER_OUTCOMES) this.exporterRequests.inc({ outcome }, 0);
-    if (opts.processMetrics !== false) {
-      collectDefaultMetrics({ register: this.registry });
-      for (const name of PROMTOOL_FLAGGED) this.registry.removeSingleMetric(name);
-    }
-    // Every series exists from the start, so rate() and absent() work before the first failure.
-    for (const { name: target, timeoutMs } of targets) {
-      this.timeout.set({ target }, timeoutMs / 1000);
-      this.overlaps.inc({ target }, 0);
-      this.missed.inc({ target }, 0);
-      for (const endpoint of READ_ONLY_ENDPOINTS) {
-        const l = { target, endpoint };
-        this.runs.inc(l, 0);
-        this.drift.inc(l, 0);
-        this.skipped.inc(l, 0);
-        for (const reason of PROBE_REASONS) this.failures.inc({ ...l, reason }, 0);
-        for (const clause of CLAUSE_IDS) this.violations.inc({ ...l, clause }, 0);
-      }
-    }
-  }
 
   record(res: ProbeResult): void {
-    const l = { target: res.target, endpoint: res.endpoint };
-    this.runs.inc(l);
-    this.success.set(l, res.success ? 1 : 0);
-    this.httpStatus.set(l, res.httpStatus);
-    for (const [key, phase] of Object.entries(PHASES))
-      this.phase.set({ ...l, phase }, res.phases[key as keyof typeof PHASES] / 1000);
-    this.duration.observe(l, res.totalMs / 1000);
-    this.lastRun.set(l, res.at);
-    if (res.success) this.lastSuccess.set(l, res.at);
-    else if (res.reason) this.failures.inc({ ...l, reason: res.reason });
-    for (const f of res.findings) this.violations.inc({ ...l, clause: f.clause });
-    if (res.drift.length) this.drift.inc(l, res.drift.length);
     const target = { target: res.target };
     if (res.endpoint === 'saldo-user') {
       // Only a fresh read is a balance: after a failed one the series is gone and its timestamp ages.
@@ -240,9 +209,40 @@ export class ProbeMetrics {
     }
     this.readingShown.set(target, { ...shown });
   }
+}
 
-  recordSkipped(target: string, endpoint: string): void {
-    this.skipped.inc({ target, endpoint });
+/** How each target's rounds keep their schedule: its deadline, how late its rounds start, the rounds it lost. */
+class ScheduleMetrics extends MetricFamily {
+  /** Each target's deadline, set once. */
+  private readonly timeout = new Gauge({
+    name: 'h2h_probe_timeout_seconds',
+    help: 'The deadline of each probe of the target: a duration near it says the timing is cut, not measured.',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly lateness = new Gauge({
+    name: 'h2h_probe_schedule_lateness_seconds',
+    help: "How late the target's last scheduled round started, after its slot plus its jitter.",
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly overlaps = new Counter({
+    name: 'h2h_probe_overlaps_total',
+    help: 'Scheduled rounds of the target skipped because its previous one was still running.',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+  private readonly missed = new Counter({
+    name: 'h2h_probe_missed_total',
+    help: 'Scheduled rounds of the target that did not start in time (the process was busy or asleep).',
+    labelNames: ['target'],
+    registers: [this.registry],
+  });
+
+  zero(target: string, timeoutMs: number): void {
+    this.timeout.set({ target }, timeoutMs / 1000);
+    this.overlaps.inc({ target }, 0);
+    this.missed.inc({ target }, 0);
   }
 
   recordLateness(target: string, seconds: number): void {
@@ -255,6 +255,63 @@ export class ProbeMetrics {
 
   recordMissed(target: string): void {
     this.missed.inc({ target });
+  }
+}
+
+/**
+ * The probe's metrics, in a registry of its own, by family. Labels are `target` (a configured name), `endpoint`,
+ * `reason`, `clause`, `phase` and `version` (TLS): never a URL, a key, a phone number or a transaction ID.
+ * Event-loop delay, which bounds how far any timing can be trusted, is prom-client's own
+ * `nodejs_eventloop_lag_*` (reset at every scrape, so it covers the time since the last one).
+ */
+export class ProbeMetrics {
+  readonly registry = new Registry();
+  private readonly results = new ResultMetrics(this.registry);
+  private readonly shown = new ShownMetrics(this.registry);
+  private readonly schedule = new ScheduleMetrics(this.registry);
+  private readonly exporterRequests = new Counter({
+    name: 'h2h_probe_exporter_requests_total',
+    help: 'Requests to /probe (the exporter mode), by outcome: probed, bad_request (unknown name or parameter), error.',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  constructor(targets: readonly MetricsTarget[], opts: { processMetrics?: boolean } = {}) {
+    for (const outcome of EXPORTER_OUTCOMES) this.exporterRequests.inc({ outcome }, 0);
+    if (opts.processMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry });
+      for (const name of PROMTOOL_FLAGGED) this.registry.removeSingleMetric(name);
+    }
+    for (const { name: target, timeoutMs } of targets) {
+      this.schedule.zero(target, timeoutMs);
+      this.results.zero(target);
+    }
+  }
+
+  record(res: ProbeResult): void {
+    this.results.record(res);
+    this.shown.record(res);
+  }
+
+  /** The reading the target shows now (src/reading/): one series per point, its old value's series removed. */
+  recordReading(target: string, shown: PointValues): void {
+    this.shown.recordReading(target, shown);
+  }
+
+  recordSkipped(target: string, endpoint: string): void {
+    this.results.recordSkipped(target, endpoint);
+  }
+
+  recordLateness(target: string, seconds: number): void {
+    this.schedule.recordLateness(target, seconds);
+  }
+
+  recordOverlap(target: string): void {
+    this.schedule.recordOverlap(target);
+  }
+
+  recordMissed(target: string): void {
+    this.schedule.recordMissed(target);
   }
 
   recordExporterRequest(outcome: ExporterOutcome): void {

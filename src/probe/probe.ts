@@ -1,37 +1,17 @@
 import { Mutex } from 'async-mutex';
 import type { ApiModel } from '../openapi/load.js';
 import type { ReadOnlyEndpoint } from '../openapi/types.js';
-import { type PointValues, ReadingWindow, roundPoints } from '../reading/index.js';
+import { type PointValues, ReadingWindow } from '../reading/index.js';
 import { NO_SCHEDULE, type ProbeConfig, type ProbeTarget } from './config.js';
 import type { ExporterProbe } from './exporter.js';
 import { type LogLine, makeLogger } from './log.js';
 import { ProbeMetrics } from './metrics.js';
-import { internalFailure, type ProbeResult, probeEndpoint } from './probe-endpoint.js';
+import type { ProbeResult } from './probe-endpoint.js';
+import { RoundRunner } from './round.js';
 import { Schedule } from './schedule.js';
 import { StatusStore } from './status.js';
 
 export { type LogLine, makeLogger } from './log.js';
-
-/** What a target's round runs: the saldo and history probes, and cek-trx-id when a transaction is known. */
-type ProbeOpts = Parameters<typeof probeEndpoint>[3];
-
-/**
- * Where a probe's result goes: the process's metrics, /status and the log (the schedule's rounds); /status and
- * the log only (a /probe round, whose metrics are its answer); nowhere (the history a lookup needed).
- */
-type Sink = 'metrics' | 'status' | 'none';
-
-/** How one round runs. */
-interface RoundMode {
-  /** With no transaction known, cek-trx-id waits for this round's history instead of being skipped. */
-  lookupAfterHistory?: boolean;
-  /** One endpoint only (/probe?endpoint=E). */
-  only?: ReadOnlyEndpoint;
-  /** The round's deadline, in place of the target's timeout (/probe: from the scrape timeout). */
-  timeoutMs?: number;
-  /** @defaultValue 'metrics' */
-  sink?: Sink;
-}
 
 /**
  * The probe: probes the read-only endpoints of every target, each target on its own node-cron schedule offset
@@ -50,24 +30,28 @@ export class Probe implements ExporterProbe {
   private readonly turns = new Map<string, Mutex>();
   /** /probe rounds under way, by target and endpoint: a scrape that asks the same shares it. */
   private readonly shared = new Map<string, Promise<ProbeResult[]>>();
-  private readonly newest = new Map<string, string>();
-  /** Rounds completed (one round: every probe of one target once). */
-  rounds = 0;
+  private readonly runner: RoundRunner;
 
   constructor(
-    private readonly api: ApiModel,
+    api: ApiModel,
     private readonly cfg: ProbeConfig,
-    private readonly log: LogLine = makeLogger(cfg.logFormat),
+    log: LogLine = makeLogger(cfg.logFormat),
   ) {
     this.metrics = new ProbeMetrics(this.scheduled());
-    this.schedule = new Schedule(this.metrics, this.log, (t) =>
-      this.track(this.exclusive(t.name, () => this.round(t))),
+    this.runner = new RoundRunner(api, cfg, { metrics: this.metrics, status: this.status, log, reading: this.reading });
+    this.schedule = new Schedule(this.metrics, log, (t) =>
+      this.track(this.exclusive(t.name, () => this.runner.run(t))),
     );
   }
 
   /** The targets on a schedule of their own; the others are probed only when scraped at /probe. */
   private scheduled(): ProbeTarget[] {
     return this.cfg.targets.filter((t) => t.schedule !== NO_SCHEDULE);
+  }
+
+  /** Rounds completed (one round: every probe of one target once). */
+  get rounds(): number {
+    return this.runner.completed;
   }
 
   get timeoutOffsetMs(): number {
@@ -100,7 +84,7 @@ export class Probe implements ExporterProbe {
     if (under) return under;
     const round = this.track(
       this.exclusive(name, () =>
-        this.round(t, {
+        this.runner.run(t, {
           lookupAfterHistory: true,
           timeoutMs: deadlineMs,
           sink: 'status',
@@ -130,106 +114,10 @@ export class Probe implements ExporterProbe {
     return (
       await Promise.all(
         this.cfg.targets.map((t) =>
-          this.track(this.exclusive(t.name, () => this.round(t, { lookupAfterHistory: true }))),
+          this.track(this.exclusive(t.name, () => this.runner.run(t, { lookupAfterHistory: true }))),
         ),
       )
     ).flat();
-  }
-
-  /**
-   * One round of one target. Its three probes run at once, so the round ends within one deadline and fits the
-   * interval (the config is refused otherwise); cek-trx-id looks up the configured transaction or the newest
-   * that an earlier round's history showed, and is skipped (counted, with the reason in /status) while none is
-   * known, unless `lookupAfterHistory`.
-   */
-  async round(t: ProbeTarget, mode: RoundMode = {}): Promise<ProbeResult[]> {
-    const started = performance.now();
-    const timeoutMs = mode.timeoutMs ?? t.timeoutMs;
-    const sink = mode.sink ?? 'metrics';
-    const opts: ProbeOpts = {
-      method: this.cfg.method,
-      timeoutMs,
-      bodyCap: this.cfg.bodyCap,
-      historyLimit: this.cfg.historyLimit,
-    };
-    const wants = (e: ReadOnlyEndpoint): boolean => mode.only === undefined || mode.only === e;
-    const known = t.trxId ?? this.newest.get(t.name);
-    const probes: Promise<ProbeResult | undefined>[] = [];
-    if (wants('saldo-user')) probes.push(this.one(t, 'saldo-user', opts, sink));
-    const lookupWaits = wants('cek-trx-id') && !known && mode.lookupAfterHistory === true;
-    if (wants('history-transaksi') || lookupWaits) {
-      const history = this.one(t, 'history-transaksi', opts, wants('history-transaksi') ? sink : 'none').then((h) => {
-        if (h.newestTrxId) this.newest.set(t.name, h.newestTrxId);
-        return h;
-      });
-      if (wants('history-transaksi')) probes.push(history);
-      if (lookupWaits)
-        probes.push(
-          history.then(() => {
-            // Within the round's one deadline: the lookup gets what the history left.
-            const found = this.newest.get(t.name);
-            const left = Math.floor(timeoutMs - (performance.now() - started));
-            return found && left > 0
-              ? this.one(t, 'cek-trx-id', { ...opts, trxId: found, timeoutMs: left }, sink)
-              : this.skipLookup(t, sink, found ? 'the history took the whole deadline' : undefined);
-          }),
-        );
-    }
-    if (wants('cek-trx-id') && !lookupWaits) {
-      if (known) probes.push(this.one(t, 'cek-trx-id', { ...opts, trxId: known }, sink));
-      else this.skipLookup(t, sink);
-    }
-    try {
-      const results = (await Promise.all(probes)).filter((r): r is ProbeResult => r !== undefined);
-      if (sink !== 'none') {
-        try {
-          const shown = this.reading.observe(t.name, roundPoints(results.map((r) => r.reading)));
-          if (sink === 'metrics') this.metrics.recordReading(t.name, shown);
-        } catch (err) {
-          this.log({ level: 'error', msg: 'reading the round failed', target: t.name, detail: (err as Error).message });
-        }
-      }
-      return results;
-    } finally {
-      // Whatever happened inside it, a round is counted: /status and /healthz never stand still.
-      this.rounds++;
-    }
-  }
-
-  private skipLookup(
-    t: ProbeTarget,
-    sink: Sink,
-    why = 'no transaction ID yet: none configured and no earlier history showed one',
-  ): undefined {
-    if (sink === 'metrics') this.metrics.recordSkipped(t.name, 'cek-trx-id');
-    if (sink !== 'none') this.status.skipped(t.name, 'cek-trx-id', why);
-    return undefined;
-  }
-
-  private async one(t: ProbeTarget, endpoint: ReadOnlyEndpoint, opts: ProbeOpts, sink: Sink): Promise<ProbeResult> {
-    let res: ProbeResult;
-    try {
-      res = await probeEndpoint(this.api, t, endpoint, opts);
-    } catch (err) {
-      // Never a gap in the metrics: success 0 with its reason, counted in runs and failures, shown in /status.
-      res = internalFailure(t.name, endpoint, err);
-    }
-    if (sink === 'none') return res;
-    if (sink === 'metrics') this.metrics.record(res);
-    this.status.record(t.name, res);
-    if (!res.success) {
-      this.log({
-        level: 'warn',
-        msg: 'probe failed',
-        target: t.name,
-        endpoint,
-        reason: res.reason,
-        http_status: res.httpStatus,
-        duration_ms: Math.round(res.totalMs),
-        detail: res.message ?? '',
-      });
-    }
-    return res;
   }
 
   private track<T>(p: Promise<T>): Promise<T> {

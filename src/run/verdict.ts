@@ -20,8 +20,8 @@ import {
   type ReadingFact,
   type ScenarioResult,
 } from '../report/scenario-result.js';
+import type { Recording } from './recording.js';
 import type { RunDeps } from './run-deps.js';
-import type { Recording } from './scenario-context.js';
 
 /** How a scenario's run ended before the verdict: its judgements, or why it stopped. */
 export type Ending = { judgements: Judgement[] } | { stopped: NotRun; transport?: string };

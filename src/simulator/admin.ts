@@ -1,4 +1,4 @@
-import { FAULTS, type FaultName, type FaultSetting, isFaultName } from './faults.js';
+import { FAULTS, type FaultName, type FaultSetting, isFaultName } from './faults/index.js';
 import type { RequestLog } from './request-log.js';
 import type { SimState } from './state.js';
 

@@ -5,6 +5,15 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
+/** A request handled by the simulator's rules (SimState.handle). */
+export interface Handled {
+  answer: Answer;
+  /** The request passed every check that does not depend on money or slots: it could have spent money. */
+  couldSucceed: boolean;
+  /** The request's parameters, aliases folded into canonical names. */
+  params: Record<string, unknown>;
+}
+
 /**
  * The reference simulator's refusal statuses and the HTTP status each gets under the `refusal-http=4xx`
  * reading. The provider documents none of them: they are this simulator's words, not the API's.
@@ -46,6 +55,11 @@ export type RefusalStatus = keyof typeof REFUSALS;
 /** A refusal envelope: `ok` false, a distinct status, a clear message. */
 export function refuse(status: RefusalStatus, message: string): Answer {
   return { http: REFUSALS[status], body: { ok: false, status, message } };
+}
+
+/** A successful answer: `ok` true, status SUCCESS, and the fields. */
+export function success(fields: Record<string, unknown>): Answer {
+  return { http: 200, body: { ok: true, status: 'SUCCESS', ...fields } };
 }
 
 /** The refusal status for a request problem of a parameter (`INVALID_MSISDN`), or INVALID_PARAMETER. */

@@ -1,5 +1,5 @@
 import { UsageError } from '../shared/config-file.js';
-import { FAULTS, isFaultName } from './faults.js';
+import { FAULTS, isFaultName } from './faults/index.js';
 import { parseReading } from './legal.js';
 import { type Simulator, startSimulator } from './server.js';
 

@@ -1,3 +1,5 @@
+import type http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Params } from '../openapi/types.js';
 import { redact } from '../redact.js';
 
@@ -31,8 +33,27 @@ export interface LogEntry {
 export class RequestLog {
   private readonly ring: LogEntry[] = [];
   private next = 0;
+  private seq = 0;
+  /** The requests each connection has carried so far. */
+  private readonly carried = new WeakMap<Socket, number>();
 
   constructor(readonly capacity = 20_000) {}
+
+  /** A new entry for a request that arrived, logged, and timed until its answer is sent. */
+  open(method: string, url: URL, res: http.ServerResponse): LogEntry {
+    const entry: LogEntry = { seq: ++this.seq, method, path: url.pathname, httpStatus: 0, couldSucceed: false };
+    const { socket } = res;
+    const carried = socket ? (this.carried.get(socket) ?? 0) : 0;
+    if (socket) this.carried.set(socket, carried + 1);
+    entry.keptConnection = carried > 0;
+    this.push(entry);
+    const arrived = performance.now();
+    entry.arrivedMs = arrived;
+    res.once('finish', () => {
+      entry.durationMs = performance.now() - arrived;
+    });
+    return entry;
+  }
 
   /** Logs a request; its path is redacted here (its parameters, read later, by redactValue where they are set). */
   push(entry: LogEntry): void {

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import zlib from 'node:zlib';
 import { type Answer, refuse } from './answer.js';
-import type { FaultSetting } from './faults.js';
+import type { FaultSetting } from './faults/index.js';
 
 /** What the `gzip-bomb` fault's body decodes to. */
 export const BOMB = 10 * 1024 * 1024;

@@ -1,20 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ApiModel } from '../openapi/load.js';
 import { to08, to62 } from '../openapi/numbers.js';
-import { phoneForm, sentValue, valueShape } from '../openapi/shape.js';
+import { phoneForm, sentValue } from '../openapi/shape.js';
 import type { Endpoint, Params } from '../openapi/types.js';
-import {
-  conform,
-  type EndpointRefusal,
-  problemKind,
-  REFUSAL_KINDS,
-  type RefusalKind,
-  type ValueWord,
-  type Vocabulary,
-} from '../reading/index.js';
+import { conform, type EndpointRefusal, type RefusalKind, type Vocabulary } from '../reading/index.js';
 import { type Answer, type RefusalStatus, refuse } from './answer.js';
 import type { Fixture } from './fixtures.js';
-import { limitsOf, type Reading } from './legal.js';
+import { LearnedChecks, type ShapedValue, valueWordOf } from './learned-checks.js';
+import type { Reading } from './legal.js';
 
 // A learned reading served (issue 27): the provider's words, codes, fields, forms, products and checks in place
 // of the simulator's own wherever the reading file has a value; the simulator's own everywhere else.
@@ -55,23 +48,6 @@ function statusOfKind(kind: RefusalKind): RefusalStatus {
   return found?.[0] ?? 'INVALID_PARAMETER';
 }
 
-/** A parameter's value by its shape (valueShape): what a learned rule or word of a value is keyed by. */
-export interface ShapedValue {
-  param: string;
-  shape: string;
-}
-
-/** What the mock knows of its own account when it tells what a request did wrong. */
-export interface World {
-  api: ApiModel;
-  /** The account a key is, if any. */
-  accountOf(key: string): string | undefined;
-  /** Whether a trx_id is used on an account. */
-  used(account: string, trxId: string): boolean;
-  /** A product by code or name, in any letter case. */
-  product(codeOrName: string): { kind: string } | undefined;
-}
-
 /**
  * The `h2h-source` of an answer of the simulator's own reading: its values follow openapi.yaml, its words, codes,
  * fields and forms are the simulator's defaults (src/simulator/legal.ts).
@@ -104,144 +80,20 @@ function pick(shares: Record<string, number | undefined>, key: string): string |
 }
 
 /**
- * A learned reading, ready to serve: the refusal a request gets for what it did wrong (in the order the provider
- * checks), its refusals and successes in the provider's words, fields and forms.
+ * A learned reading, ready to serve: its checks (LearnedChecks: the refusal a request gets for what it did wrong, in
+ * the order the provider checks), its refusals and successes in the provider's words, fields and forms.
  */
 export class ServedVocabulary {
-  private readonly order: RefusalKind[];
+  /** Its checks, before the business rules. */
+  readonly checks: LearnedChecks;
 
   constructor(
     readonly vocabulary: Vocabulary,
-    private readonly reading: Reading,
+    reading: Reading,
     /** How a recorded account's numbers showed, by trx_id and field path (fixture `forms`). */
     private readonly shown: Fixture['forms'] = {},
   ) {
-    // The simulator's own order of checks, with the provider's order among the kinds it was seen to check.
-    const learned = vocabulary.precedence ?? [];
-    let next = 0;
-    this.order = REFUSAL_KINDS.map((k) => (learned.includes(k) ? (learned[next++] as RefusalKind) : k));
-  }
-
-  /**
-   * The learned judgement of one value of a parameter, by its shape (a JSON array in a body, as sentValue gives
-   * it, is `array`).
-   */
-  private rule(endpoint: Endpoint, param: string, role: string, value: unknown): RefusalKind | 'accepted' | undefined {
-    if (value === undefined) return undefined;
-    return this.vocabulary.values?.[`${endpoint}.${param}`]?.[valueShape(role, value)];
-  }
-
-  /** The word the provider gives a value of its shape, where it has one of its own (`value-words`). */
-  private valueWord(endpoint: Endpoint, value: ShapedValue): ValueWord | undefined {
-    return this.vocabulary['value-words']?.[`${endpoint}.${value.param}`]?.[value.shape];
-  }
-
-  /** Whether the provider was seen to accept a value the document's schema refuses (SimState.accepts). */
-  accepts(api: ApiModel, endpoint: Endpoint, param: string, value: unknown): boolean {
-    const role = api.operation(endpoint).params.find((p) => p.name === param)?.role ?? '';
-    return this.rule(endpoint, param, role, value) === 'accepted';
-  }
-
-  /**
-   * Before the business rules: the kind of refusal a request gets for what it did wrong, checked in the
-   * provider's order (a value refused before any check first), with the value behind it (its shape may have a word
-   * of its own); or its parameters as the provider reads them (an empty value it reads as none dropped, a month of
-   * one digit padded, a boolean or an object it takes as its JSON text, a JSON array as the document reads it).
-   */
-  check(
-    endpoint: Endpoint,
-    raw: Params,
-    world: World,
-  ): { kind: RefusalKind; value?: ShapedValue } | { params: Params } {
-    const op = world.api.operation(endpoint);
-    const params: Params = { ...raw };
-    for (const p of op.params)
-      for (const name of [p.name, ...p.aliases]) {
-        const v = params[name];
-        // A JSON array in a body comes kept whole (readParams): where the provider was not seen to refuse one, it
-        // is read as the document reads it (an array of one value, that value).
-        if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0])) {
-          const rule = this.rule(endpoint, p.name, p.role, v[0]);
-          if (rule === undefined || rule === 'accepted') params[name] = v[0];
-          continue;
-        }
-        if (Array.isArray(v) || this.rule(endpoint, p.name, p.role, v) !== 'accepted') continue;
-        if (v === '') delete params[name];
-        else if (p.role === 'month' && (typeof v === 'string' || typeof v === 'number') && /^[0-9]$/.test(String(v)))
-          params[name] = `0${v}`;
-        // A boolean or an object the provider takes, as its JSON text (as the document reads a number).
-        else if (typeof v === 'boolean' || (typeof v === 'object' && v !== null)) params[name] = JSON.stringify(v);
-      }
-    const folded = world.api.foldRequest(endpoint, this.oneNameEach(world.api, endpoint, params));
-    const p = folded.params;
-    const faults = new Set<RefusalKind>();
-    // The value behind each fault of a value: its shape may have a word of its own (`value-words`).
-    const values = new Map<RefusalKind, ShapedValue>();
-    const role = (name: string): string => op.params.find((x) => x.name === name)?.role ?? '';
-    const add = (kind: RefusalKind, param?: string, value?: unknown): void => {
-      faults.add(kind);
-      if (param !== undefined && value !== undefined && !values.has(kind))
-        values.set(kind, { param, shape: valueShape(role(param), value) });
-    };
-    for (const q of folded.problems) {
-      const sent = sentValue(folded.sentAs, params, q.param);
-      const kind = problemKind(q, sent);
-      if (q.code !== 'invalid' || q.param === 'api_key') {
-        if (kind) add(kind, q.code === 'invalid' ? q.param : undefined, sent);
-        continue;
-      }
-      const rule = this.rule(endpoint, q.param, role(q.param), sent);
-      if (rule === 'accepted') continue;
-      const learned = rule ?? kind;
-      if (learned) add(learned, q.param, sent);
-    }
-    const bad = (param: string): boolean => folded.problems.some((q) => q.param === param);
-    for (const name of Object.keys(p)) {
-      if (bad(name)) continue;
-      const sent = sentValue(folded.sentAs, params, name);
-      const rule = this.rule(endpoint, name, role(name), sent);
-      if (rule && rule !== 'accepted') add(rule, name, sent);
-    }
-    const limits = limitsOf(this.reading);
-    if (endpoint === 'history-transaksi' && limits.refuse && !bad('limit') && Number(p.limit) > limits.maxLimit)
-      faults.add('limit-over-maximum');
-    const account = bad('api_key') ? undefined : world.accountOf(String(p.api_key));
-    if (!bad('api_key') && account === undefined)
-      add('wrong-key', 'api_key', sentValue(folded.sentAs, params, 'api_key'));
-    if (endpoint === 'invite-member' && account !== undefined) {
-      // Under `repeat: replay` the simulator's rules decide a used trx_id: the same invite again gets its first
-      // answer, another one the refusal (in the provider's word): the more specific fact wins over the kind's.
-      if (
-        this.reading.repeat !== 'replay' &&
-        !bad('trx_id') &&
-        p.trx_id !== undefined &&
-        world.used(account, String(p.trx_id))
-      )
-        faults.add('used-trx-id');
-      const product =
-        bad('product_code') || p.product_code === undefined ? undefined : world.product(String(p.product_code));
-      if (!bad('product_code') && p.product_code !== undefined && !product) faults.add('unknown-product');
-      if (product && !bad('kind') && p.kind !== undefined && p.kind !== product.kind) faults.add('kind-mismatch');
-    }
-    // A value the provider refuses before any other check (its JSON type, as it reads the request) goes first.
-    const early = [...values].filter(([, v]) => this.valueWord(endpoint, v)?.first).map(([k]) => k);
-    const first = this.order.find((k) => early.includes(k)) ?? this.order.find((k) => faults.has(k));
-    if (!first) return { params };
-    const value = values.get(first);
-    return value ? { kind: first, value } : { kind: first };
-  }
-
-  /** Two names of one parameter with different values: refused (the fold finds it), or one of them used. */
-  private oneNameEach(api: ApiModel, endpoint: Endpoint, raw: Params): Params {
-    if (this.reading.conflict === 'refuse') return raw;
-    const out: Params = { ...raw };
-    for (const param of api.operation(endpoint).params) {
-      const names = [param.name, ...param.aliases].filter((n) => Object.hasOwn(raw, n) && raw[n] !== undefined);
-      if (names.length < 2 || new Set(names.map((n) => JSON.stringify(raw[n]))).size < 2) continue;
-      const keep = this.reading.conflict === 'canonical' ? names[0] : names.find((n) => n !== param.name);
-      for (const n of names) if (n !== keep) delete out[n];
-    }
-    return out;
+    this.checks = new LearnedChecks(vocabulary, reading);
   }
 
   /** The kind of a refusal the simulator's rules gave. */
@@ -263,7 +115,7 @@ export class ServedVocabulary {
     // A body that is JSON but no object, where the file learned no word for it apart: the word of one not JSON.
     const learned =
       this.vocabulary.refusals?.[kind] ?? (kind === 'not-object' ? this.vocabulary.refusals?.['not-json'] : undefined);
-    const ofShape = endpoint && value ? this.valueWord(endpoint, value) : undefined;
+    const ofShape = endpoint && value ? valueWordOf(this.vocabulary, endpoint, value) : undefined;
     const entry = ofShape ?? (endpoint ? learned?.endpoints?.[endpoint] : undefined) ?? learned;
     if (!entry) return undefined;
     const body: Record<string, unknown> = {};

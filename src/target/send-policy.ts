@@ -125,7 +125,7 @@ export interface HttpOptions {
 
 /**
  * A RawSend over the toolkit's own client (node:http): for preflight, discovery, tests and benchmarks. Reads, and
- * invites sent `kept` (those the run expects refused: scenario-context.ts), go on connections kept between them
+ * invites sent `kept` (those the run expects refused: scenario-invites.ts), go on connections kept between them
  * (client/pool.ts): a run sends thousands, and a new connection for each (a TLS handshake, against a provider)
  * cost more than the request. A request lost on a kept connection is never sent again by the client:
  * sendUnderPolicy tries a read once more (noted as flaky), never an invite. Any other invite has a connection of
