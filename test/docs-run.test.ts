@@ -393,12 +393,13 @@ describe('every command of README.md and docs/*.md runs as written, or is listed
       let serving: { c: DocCommand; child: ChildProcess; url: string }[] = [];
       const stopServing = async (): Promise<void> => {
         for (const s of serving) {
-          // A probe finishes the round in flight first (its deadline): SIGKILL only after 30 s, for a loaded machine.
+          // A probe finishes the round in flight first (a history read, then a lookup, each up to its 10 s deadline)
+          // and closes its server: SIGKILL only after 60 s, for a loaded machine (30 s was passed once at load 10).
           const code = await new Promise<number | null>((resolve) => {
             if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve(s.child.exitCode);
             s.child.once('exit', (c) => resolve(c));
             s.child.kill('SIGTERM');
-            setTimeout(() => s.child.kill('SIGKILL'), 30_000).unref();
+            setTimeout(() => s.child.kill('SIGKILL'), 60_000).unref();
           });
           assert.equal(code, 0, `${whereOf(s.c)}: stopped by SIGTERM, it exits 0`);
         }
