@@ -3,15 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMAND_NAMES, type CommandName, settingsOf } from '../src/shared/settings.ts';
-import {
-  BOUNDARY_FAULTS,
-  CONTRACT_FAULTS,
-  CROSSING_FAULTS,
-  type Fault,
-  GENERATED_FAULTS,
-  INDEPENDENT_FAULTS,
-  ROLE_FAULTS,
-} from '../src/simulator/faults/index.ts';
+import { CLAUSE_FAULTS } from '../src/simulator/faults/index.ts';
 import { ROOT, words } from './helpers.ts';
 
 // What README.md and docs/ tell a reader to run must run: every `h2h` command line in them names a command and
@@ -92,14 +84,7 @@ describe('docs/simulator.md', () => {
       [...text('docs/simulator.md').matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]?.trim()]),
     );
     const missing: string[] = [];
-    for (const f of [
-      ...CONTRACT_FAULTS,
-      ...GENERATED_FAULTS,
-      ...BOUNDARY_FAULTS,
-      ...ROLE_FAULTS,
-      ...CROSSING_FAULTS,
-      ...INDEPENDENT_FAULTS,
-    ] as readonly Fault[]) {
+    for (const f of CLAUSE_FAULTS) {
       const want = [f.clause, ...(f.also ?? [])].join(', ');
       if (rows.get(f.name) !== want)
         missing.push(`${f.name}: ${want} (the page says ${rows.get(f.name) ?? 'nothing'})`);

@@ -4,11 +4,9 @@ import { oneBalanceRise } from '../src/report/outcome-rules.ts';
 import type { ContractSummary } from '../src/report/summary.ts';
 import {
   BOUNDARY_FAULTS,
-  CONTRACT_FAULTS,
-  CROSSING_FAULTS,
+  CLAUSE_FAULTS,
   type Fault,
   GENERATED_FAULTS,
-  INDEPENDENT_FAULTS,
   ROLE_FAULTS,
 } from '../src/simulator/faults/index.ts';
 import { parseReading } from '../src/simulator/legal.ts';
@@ -19,14 +17,7 @@ import { gateInProcess, violated } from './helpers.ts';
 // fault of the simulator's catalogue makes the gate name exactly the clause it breaks (and those its own words say
 // the same breach breaks too, `also`), and no other.
 
-export const FAULTS: readonly Fault[] = [
-  ...CONTRACT_FAULTS,
-  ...GENERATED_FAULTS,
-  ...BOUNDARY_FAULTS,
-  ...ROLE_FAULTS,
-  ...CROSSING_FAULTS,
-  ...INDEPENDENT_FAULTS,
-];
+export const FAULTS: readonly Fault[] = CLAUSE_FAULTS;
 export const own = (f: Fault): string[] =>
   CLAUSE_IDS.filter((id) => id === f.clause || (f.also as readonly string[] | undefined)?.includes(id));
 
