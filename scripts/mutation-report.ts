@@ -132,8 +132,10 @@ function main(): number {
       else equivalent++;
     }
   }
-  // A run of some files (`-- --mutate FILE`) says nothing of the entries of the others.
-  const stale = entries.filter((e) => !used.has(e) && e.file in report.files);
+  // A run of some files (`-- --mutate FILE`) says nothing of the entries of the others, nor a run of changed lines
+  // with no earlier results to complete its files (H2H_MUTATION_PARTIAL, scripts/mutation.sh) of any.
+  const partial = process.env.H2H_MUTATION_PARTIAL === '1';
+  const stale = entries.filter((e) => !partial && !used.has(e) && e.file in report.files);
   const lines = ['# Killed mutants by the clause they fell to (review: does the answer really break it?)', ''];
   for (const [clause, list] of Object.entries(byClause).sort())
     lines.push(`## ${clause} (${list.length})`, '', ...list.map((l) => `- ${l}`), '');
