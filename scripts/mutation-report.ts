@@ -6,15 +6,18 @@
 // - every killed mutant fell to a clause its answer really breaks: the kills are listed by clause in
 //   reports/mutation/kills.md for that review, and a kill the file marks `false-alarm` is a gate defect.
 // An entry names its mutant by file, the code it mutates and the replacement (never by line or id: both move).
-// Prints the counts; exit 1 when a survivor is unclassified or a classified mutant no longer exists.
+// Prints the counts; exit 1 when a survivor is unclassified or an entry names no survivor (without a run,
+// test/mutation-classified.test.ts holds that every entry still names a mutant of the code as it is).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-interface Location {
+export interface Location {
   start: { line: number; column: number };
   end: { line: number; column: number };
 }
-interface Mutant {
+export interface Mutant {
   id: string;
   mutatorName: string;
   replacement?: string;
@@ -33,7 +36,7 @@ interface Report {
  * expression; the replacement, likewise; the mutator; a piece of the source line the mutant starts on), what
  * they are and why.
  */
-interface Entry {
+export interface Entry {
   file: string;
   original?: string;
   match?: string;
@@ -46,7 +49,7 @@ interface Entry {
 }
 
 /** Whether an entry names a mutant. */
-function names(e: Entry, file: string, m: Mutant, original: string, line: string): boolean {
+export function names(e: Entry, file: string, m: Mutant, original: string, line: string): boolean {
   const replacement = fold(m.replacement ?? '');
   return (
     e.file === file &&
@@ -60,10 +63,10 @@ function names(e: Entry, file: string, m: Mutant, original: string, line: string
 }
 
 const REPORT = 'reports/mutation/mutation.json';
-const CLASSIFIED = 'test/mutation-classified.yaml';
+export const CLASSIFIED = 'test/mutation-classified.yaml';
 
 /** The code a mutant replaces, from its file's source, whitespace folded. */
-function originalOf(source: string, loc: Location): string {
+export function originalOf(source: string, loc: Location): string {
   const lines = source.split('\n');
   const text =
     loc.start.line === loc.end.line
@@ -76,7 +79,7 @@ function originalOf(source: string, loc: Location): string {
   return fold(text);
 }
 
-const fold = (s: string): string => s.replace(/\s+/g, ' ').trim();
+export const fold = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /** The clause a kill fell to: its failure message begins with it, or says the run got no answer or broke. */
 function clauseOf(reason: string | undefined): string {
@@ -87,13 +90,18 @@ function clauseOf(reason: string | undefined): string {
   return '(no record)';
 }
 
+/** The entries of test/mutation-classified.yaml. */
+export function classified(): Entry[] {
+  return (parse(readFileSync(CLASSIFIED, 'utf8')) as { mutants?: Entry[] } | null)?.mutants ?? [];
+}
+
 function main(): number {
   if (!existsSync(REPORT)) {
     console.error(`mutation-report: no ${REPORT}: run npm run mutation`);
     return 2;
   }
   const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Report;
-  const entries = (parse(readFileSync(CLASSIFIED, 'utf8')) as { mutants?: Entry[] } | null)?.mutants ?? [];
+  const entries = classified();
   const used = new Set<Entry>();
   const testNames = new Map(
     Object.values(report.testFiles ?? {}).flatMap((f) => f.tests.map((t) => [t.id, t.name] as const)),
@@ -162,4 +170,4 @@ function main(): number {
   return unclassified.length || stale.length ? 1 : 0;
 }
 
-process.exitCode = main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) process.exitCode = main();
