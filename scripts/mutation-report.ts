@@ -1,35 +1,42 @@
-// The last step of `npm run mutation`: reads StrykerJS's reports/mutation/mutation.json and what killed each mutant
-// (reports/mutation/kills/, written by scripts/mutant-gate.ts), and holds them to test/mutation-classified.yaml:
+// The last step of `npm run mutation`: reads StrykerJS's reports/mutation/mutation.json (what killed each mutant:
+// the scenario, and the clause its failure message begins with, scripts/mutant-gate.ts) and holds it to
+// test/mutation-classified.yaml:
 // - every survivor is classified there, `legal` (the mutated answer keeps every clause: the clause text or the
 //   knob that allows it) or `equivalent` (no answer of the reference reading changes), with its reason;
 // - every killed mutant fell to a clause its answer really breaks: the kills are listed by clause in
 //   reports/mutation/kills.md for that review, and a kill the file marks `false-alarm` is a gate defect.
 // An entry names its mutant by file, the code it mutates and the replacement (never by line or id: both move).
-// Prints the counts; exit 1 when a survivor is unclassified or a classified mutant no longer exists.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Prints the counts; exit 1 when a survivor is unclassified or an entry names no survivor (without a run,
+// test/mutation-classified.test.ts holds that every entry still names a mutant of the code as it is).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-interface Location {
+export interface Location {
   start: { line: number; column: number };
   end: { line: number; column: number };
 }
-interface Mutant {
+export interface Mutant {
   id: string;
   mutatorName: string;
   replacement?: string;
   location: Location;
   status: string;
+  statusReason?: string;
+  killedBy?: string[];
 }
 interface Report {
   files: Record<string, { source: string; mutants: Mutant[] }>;
+  /** The tests (the gate's scenarios), by the ids killedBy gives. */
+  testFiles?: Record<string, { tests: { id: string; name: string }[] }>;
 }
 /**
  * One classification: the mutants it names (by file, and any of: the code mutated, exactly or by a regular
  * expression; the replacement, likewise; the mutator; a piece of the source line the mutant starts on), what
  * they are and why.
  */
-interface Entry {
+export interface Entry {
   file: string;
   original?: string;
   match?: string;
@@ -42,7 +49,7 @@ interface Entry {
 }
 
 /** Whether an entry names a mutant. */
-function names(e: Entry, file: string, m: Mutant, original: string, line: string): boolean {
+export function names(e: Entry, file: string, m: Mutant, original: string, line: string): boolean {
   const replacement = fold(m.replacement ?? '');
   return (
     e.file === file &&
@@ -56,11 +63,10 @@ function names(e: Entry, file: string, m: Mutant, original: string, line: string
 }
 
 const REPORT = 'reports/mutation/mutation.json';
-const KILLS = 'reports/mutation/kills';
-const CLASSIFIED = 'test/mutation-classified.yaml';
+export const CLASSIFIED = 'test/mutation-classified.yaml';
 
 /** The code a mutant replaces, from its file's source, whitespace folded. */
-function originalOf(source: string, loc: Location): string {
+export function originalOf(source: string, loc: Location): string {
   const lines = source.split('\n');
   const text =
     loc.start.line === loc.end.line
@@ -73,7 +79,21 @@ function originalOf(source: string, loc: Location): string {
   return fold(text);
 }
 
-const fold = (s: string): string => s.replace(/\s+/g, ' ').trim();
+export const fold = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** The clause a kill fell to: its failure message begins with it, or says the run got no answer or broke. */
+function clauseOf(reason: string | undefined): string {
+  const clause = /^([A-Z]+-\d+) /.exec(reason ?? '')?.[1];
+  if (clause) return clause;
+  if (reason?.startsWith('(no answer)')) return '(no answer: the simulator threw)';
+  if (reason?.startsWith('the run broke')) return '(the run broke)';
+  return '(no record)';
+}
+
+/** The entries of test/mutation-classified.yaml. */
+export function classified(): Entry[] {
+  return (parse(readFileSync(CLASSIFIED, 'utf8')) as { mutants?: Entry[] } | null)?.mutants ?? [];
+}
 
 function main(): number {
   if (!existsSync(REPORT)) {
@@ -81,21 +101,13 @@ function main(): number {
     return 2;
   }
   const report = JSON.parse(readFileSync(REPORT, 'utf8')) as Report;
-  const entries = (parse(readFileSync(CLASSIFIED, 'utf8')) as { mutants?: Entry[] } | null)?.mutants ?? [];
+  const entries = classified();
   const used = new Set<Entry>();
-  const kills = new Map<string, string>();
-  if (existsSync(KILLS))
-    for (const f of readdirSync(KILLS).filter((n) => n.endsWith('.json'))) {
-      const k = JSON.parse(readFileSync(join(KILLS, f), 'utf8')) as {
-        mutant: string;
-        clause: string;
-        scenario?: string;
-      };
-      kills.set(k.mutant, `${k.clause}\t${k.scenario ?? ''}`);
-    }
-  // Survivors whose code the reference run never reached (scripts/mutant-gate.ts): classified like the others, and
+  const testNames = new Map(
+    Object.values(report.testFiles ?? {}).flatMap((f) => f.tests.map((t) => [t.id, t.name] as const)),
+  );
+  // Survivors whose code the reference run never reached (StrykerJS's NoCoverage): classified like the others, and
   // marked, since the gate sending no input that reaches a line is a gap of its own.
-  const unreached = new Set(existsSync(join(KILLS, 'unreached')) ? readdirSync(join(KILLS, 'unreached')) : []);
   let notReached = 0;
   const counts: Record<string, number> = {};
   const byClause: Record<string, string[]> = {};
@@ -106,13 +118,14 @@ function main(): number {
     for (const m of mutants) {
       counts[m.status] = (counts[m.status] ?? 0) + 1;
       const original = originalOf(source, m.location);
-      const mark = unreached.has(m.id) ? ' [not reached]' : '';
+      const mark = m.status === 'NoCoverage' ? ' [not reached]' : '';
       const where = `${file}:${m.location.start.line}${mark} ${m.mutatorName}: ${original.slice(0, 80)} -> ${fold(m.replacement ?? '').slice(0, 80)}`;
       if (m.status === 'Killed') {
-        const [clause = '(no record)', scenario = ''] = (kills.get(m.id) ?? '').split('\t');
+        const clause = clauseOf(m.statusReason);
+        const scenario = (m.killedBy ?? []).map((id) => testNames.get(id) ?? id).join('; ');
         const list = byClause[clause] ?? [];
         byClause[clause] = list;
-        list.push(`${where}\n    by: ${scenario}`);
+        list.push(`${where}\n    by: ${scenario || m.statusReason || ''}`);
       }
       if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
       if (mark) notReached++;
@@ -127,8 +140,10 @@ function main(): number {
       else equivalent++;
     }
   }
-  // A run of some files (`-- --mutate FILE`) says nothing of the entries of the others.
-  const stale = entries.filter((e) => !used.has(e) && e.file in report.files);
+  // A run of some files (`-- --mutate FILE`) says nothing of the entries of the others, nor a run of changed lines
+  // with no earlier results to complete its files (H2H_MUTATION_PARTIAL, scripts/mutation.sh) of any.
+  const partial = process.env.H2H_MUTATION_PARTIAL === '1';
+  const stale = entries.filter((e) => !partial && !used.has(e) && e.file in report.files);
   const lines = ['# Killed mutants by the clause they fell to (review: does the answer really break it?)', ''];
   for (const [clause, list] of Object.entries(byClause).sort())
     lines.push(`## ${clause} (${list.length})`, '', ...list.map((l) => `- ${l}`), '');
@@ -155,4 +170,4 @@ function main(): number {
   return unclassified.length || stale.length ? 1 : 0;
 }
 
-process.exitCode = main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) process.exitCode = main();
