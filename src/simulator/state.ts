@@ -54,15 +54,6 @@ export class SimState {
     this.books.fault = fault;
   }
 
-  /** How long an invite's charge at the operator takes, in milliseconds. */
-  get chargeMs(): number {
-    return this.invites.chargeMs;
-  }
-
-  set chargeMs(ms: number) {
-    this.invites.chargeMs = ms;
-  }
-
   /**
    * The `neighbour` reading: another client of the suite's account invites one of its own two members with its
    * own trx_id, through the same rules as every request (history grows, the balance drops). Its product is the

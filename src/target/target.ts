@@ -205,7 +205,8 @@ export async function discover(
 /**
  * Lookups of the records discovery saw, so that a record's status is known where history shows none (a FAILED
  * transaction the provider answers in another shape is a kind of its own): at most `--kind-lookups`, spread evenly
- * over the records (newest first), four at a time (fewer under a lower --concurrency); a record an earlier discovery looked up is not looked up again.
+ * over the records (newest first), as many at a time as the run's concurrency (4 unless set; the pace holds them
+ * to it, and to the rate); a record an earlier discovery looked up is not looked up again.
  */
 async function lookUp(
   raw: RawSend,
@@ -230,6 +231,6 @@ async function lookUp(
       looked[id] = lookupTrait(ex);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(4, target.concurrency ?? 4)) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, target.concurrency ?? 4) }, lane));
   return looked;
 }
