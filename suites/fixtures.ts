@@ -101,18 +101,35 @@ export function groupsFor(area: Area): Group[] {
       const key = `after writes ${e.scenario.area} ${e.scenario.endpoint} ${e.scenario.methods.join('+')}`;
       later.set(key, [...(later.get(key) ?? []), e]);
     }
-  // In plan order (refusals, safe forms, writes), and within a phase the tests with the fewest scenarios first:
+  // In plan order (refusals, safe forms, writes). Within a phase, the reads' tests with the fewest scenarios first:
   // they cannot spread over lanes, so they run while the others still fill the slots, and the run does not end
-  // on one scenario sending its requests one after another.
+  // on one scenario sending its requests one after another. The invites' tests run one after another in one
+  // worker, beside the reads: there the test whose scenario sends the most goes first, and in every test that
+  // runs side by side the scenario that sends the most starts first, so the longest chain of batches (a
+  // coverage of msisdn sends hundreds of guarded invites four at a time) runs while the reads still fill the
+  // other slots, not alone at the end.
   const phases = ['', 'refusals ', 'safe ', 'writes '];
   const rank = (g: Group): number => phases.indexOf(phase(g.entries[0] as PlannedScenario));
-  const size = (g: Group): number => (g.parallel ? g.entries.length : 0);
+  const size = (g: Group): number =>
+    !g.parallel ? 0 : area === 'invite' ? -Math.max(...g.entries.map(most)) : g.entries.length;
   return [
     ...[...groups]
-      .map(([key, entries]) => group(key, entries, false))
+      .map(([key, entries]) => group(key, longestFirst(entries), false))
       .sort((a, b) => rank(a) - rank(b) || size(a) - size(b)),
     ...[...later].map(([key, entries]) => group(key, entries, true)),
   ];
+}
+
+/** The most requests a planned scenario sends (its catalogue bound). */
+const most = (e: PlannedScenario): number => e.scenario.requests;
+
+/**
+ * A group's scenarios, those that send the most first when they run side by side (longest first: the lanes end
+ * together); in plan order when they run one after another (they write, in the order the plan chose).
+ */
+function longestFirst(entries: PlannedScenario[]): PlannedScenario[] {
+  if (entries.some(writes)) return entries;
+  return [...entries].sort((a, b) => most(b) - most(a));
 }
 
 /** Where every scenario's step says it is: this file (the scenario's own title says which it is). */

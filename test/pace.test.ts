@@ -117,6 +117,34 @@ describe('the run pace', () => {
     }
   });
 
+  it("serves a request asked `first` (an invite) before those already waiting, in process and over loopback", async () => {
+    const served = await servePace(localPace({ concurrency: 1 }));
+    try {
+      for (const [a, b] of [
+        [localPace({ concurrency: 1 }), undefined],
+        [paceClient(served.port), paceClient(served.port)],
+      ] as const) {
+        const other = b ?? a;
+        const order: string[] = [];
+        const held = await a.acquire();
+        const turn = (name: string, first: boolean) =>
+          other.acquire(1, first).then((release) => {
+            order.push(name);
+            release();
+          });
+        const reads = [turn('read 1', false), turn('read 2', false)];
+        await tick(20);
+        const invite = turn('invite', true);
+        await tick(20);
+        held();
+        await Promise.all([...reads, invite]);
+        assert.deepEqual(order, ['invite', 'read 1', 'read 2']);
+      }
+    } finally {
+      await served.close();
+    }
+  });
+
   it('fails what waits when the server is gone, never lets it through', async () => {
     const served = await servePace(localPace({ concurrency: 1 }));
     const client = paceClient(served.port);

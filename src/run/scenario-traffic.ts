@@ -92,7 +92,7 @@ export class ScenarioTraffic {
   async sendTogether(requests: InviteRequest[], unsent: () => void): Promise<PromiseSettledResult<Exchange>[]> {
     let release: (() => void) | undefined;
     try {
-      release = await this.deps.policy.pace?.acquire(requests.length);
+      release = await this.deps.policy.pace?.acquire(requests.length, true);
     } catch (err) {
       unsent();
       throw err;

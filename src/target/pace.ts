@@ -11,9 +11,11 @@ import { TokenBucket } from '../shared/token-bucket.js';
 export interface Pace {
   /**
    * Waits until `n` requests may go at once (n slots, at most all of them, and n tokens of the rate), and
-   * returns what frees the slots (idempotent).
+   * returns what frees the slots (idempotent). `first`: served before the others waiting (an invite: the
+   * invites go in batches, one scenario after another in one worker, a chain nothing else shortens, while the
+   * reads beside it fill whatever slots it leaves).
    */
-  acquire(n?: number): Promise<() => void>;
+  acquire(n?: number, first?: boolean): Promise<() => void>;
   /** Tells the pace how an answer came: rate-limited (429, or 503 with Retry-After) or not. */
   report(limited: boolean): void;
   /** The rate the provider was seen to allow when it last limited the run (requests a second), if it did. */
@@ -153,9 +155,9 @@ export function localPace(limits: PaceLimits): Pace {
   return {
     report: (limited) => learned.report(limited),
     providerRate: () => learned.providerRate(),
-    async acquire(n = 1) {
+    async acquire(n = 1, first = false) {
       const weight = slots ? Math.min(Math.max(1, n), slots) : 1;
-      const release = semaphore ? (await semaphore.acquire(weight))[1] : () => {};
+      const release = semaphore ? (await semaphore.acquire(weight, first ? 1 : 0))[1] : () => {};
       for (let i = 0; i < n; i++) await bucket?.take();
       let done = false;
       return () => {
@@ -185,8 +187,8 @@ function lineWriter(socket: Socket): (line: string) => void {
 }
 
 /**
- * Serves a pace to other processes on 127.0.0.1 (a free port). A line `+id n` asks for n slots, answered `id`
- * when granted (and ` r` with the rate the provider was seen to allow, once it limited the run); `-id` frees them;
+ * Serves a pace to other processes on 127.0.0.1 (a free port). A line `+id n` asks for n slots (`+id n f`: before
+ * the others waiting, Pace.acquire's `first`), answered `id` when granted (and ` r` with the rate the provider was seen to allow, once it limited the run); `-id` frees them;
  * `!1` and `!0` report an answer rate-limited or not. A connection that closes frees what it held, and what it was
  * still waiting for is freed as soon as it is granted.
  */
@@ -208,7 +210,7 @@ export async function servePace(pace: Pace): Promise<{ port: number; close: () =
           pace.report(line === '!1');
           continue;
         }
-        const m = /^([+-])(\d{1,15})(?: (\d{1,6}))?$/.exec(line);
+        const m = /^([+-])(\d{1,15})(?: (\d{1,6}))?( f)?$/.exec(line);
         if (!m) {
           socket.destroy();
           return;
@@ -219,7 +221,7 @@ export async function servePace(pace: Pace): Promise<{ port: number; close: () =
           held.delete(id);
           continue;
         }
-        void pace.acquire(Number(m[3] ?? 1)).then((release) => {
+        void pace.acquire(Number(m[3] ?? 1), m[4] !== undefined).then((release) => {
           if (closed) return release();
           held.set(id, release);
           const seen = pace.providerRate();
@@ -300,13 +302,13 @@ export function paceClient(port: number): Pace {
       if (socket) write(limited ? '!1\n' : '!0\n');
     },
     providerRate: () => seen,
-    async acquire(n = 1) {
+    async acquire(n = 1, first = false) {
       const s = connected();
       s.ref();
       const id = String(++nextId);
       await new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        write(`+${id} ${Math.max(1, Math.floor(n))}\n`);
+        write(`+${id} ${Math.max(1, Math.floor(n))}${first ? ' f' : ''}\n`);
       });
       if (socket === s) holding++;
       let done = false;

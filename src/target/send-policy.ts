@@ -74,7 +74,8 @@ export async function sendUnderPolicy(
   let backoff = 1000;
   let firstFailure: string | undefined;
   for (;;) {
-    const release = await policy.pace?.acquire();
+    // An invite's turn comes before the reads waiting (Pace.acquire's `first`).
+    const release = await policy.pace?.acquire(1, invite);
     let ex: Exchange;
     try {
       ex = await raw(endpoint, method, params, opts);
