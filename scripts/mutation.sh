@@ -3,7 +3,7 @@
 # against each mutant (stryker.config.json) with a test runner of its own: the gate warm in one process per worker,
 # each mutant facing only the scenarios that reach its code (scripts/stryker-gate-runner.mjs, scripts/mutant-gate.ts);
 # then scripts/mutation-report.ts checks every survivor against test/mutation-classified.yaml and prints the counts.
-# Not part of CI: 7 minutes for the simulator's files on the quiet 2-core machine (docs/benchmarks.md).
+# Not part of CI: about 8 minutes for the simulator's files on the quiet 2-core machine (docs/benchmarks.md).
 #   npm run mutation                     every mutant of the files in stryker.config.json
 #   npm run mutation -- --since main     the mutants of what changed since the branch left main, the working
 #                                        tree included (scripts/mutation-since.ts); the rest come from the last

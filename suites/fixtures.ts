@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type TestInfo } from '@playwright/test';
+import { _baseTest as base, expect, type TestInfo } from '@playwright/test';
 import { loadApiModel } from '../src/openapi/load.js';
 import { buildCatalogue } from '../src/plan/catalogue/index.js';
 import { nearMissKeys } from '../src/plan/generators/cases.js';
@@ -19,6 +19,10 @@ import type { TargetData } from '../src/target/target.js';
 import { discover } from '../src/target/target.js';
 import { trxFactory } from '../src/target/trx-ids.js';
 
+// The test runner's own test type (`_baseTest`, exported and typed by @playwright/test), not `test`: the gate opens
+// no browser, and `test` adds browser fixtures that run in every test all the same (trace recording, context
+// configuration: each a step with a stack captured, and the worker loading Playwright's client library), about a
+// CPU-second a worker in a profile of an embedded run (docs/benchmarks.md).
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
 // from the run file it wrote (the effective config), so the tests are the same everywhere.

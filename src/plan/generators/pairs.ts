@@ -134,13 +134,27 @@ function feasible(factors: readonly Factor[], row: Readonly<Record<string, strin
   });
 }
 
+/**
+ * The covering arrays made in this process, by what makes them (the factors' names, levels and methods): the same
+ * factors give the same rows (the seed is fixed), and a process that runs the gate many times (the tests, the
+ * judge) made them anew each time, 2.6 % of a run's CPU. At most COVERING_KEPT, the oldest dropped.
+ */
+const covering = new Map<string, Record<string, string>[]>();
+const COVERING_KEPT = 32;
+
 /** The rows of the covering array: every pair of levels of any two factors that one request can carry. */
 export function coveringRows(factors: readonly Factor[]): Record<string, string>[] {
+  const key = JSON.stringify(factors.map((f) => [f.name, f.levels.map((l) => [l.label, l.methods ?? null])]));
+  const kept = covering.get(key);
+  if (kept) return kept.map((row) => ({ ...row }));
   const byName = Object.fromEntries(factors.map((f) => [f.name, f.levels.map((l) => l.label)]));
-  return covertable.make(byName, {
+  const rows = covertable.make(byName, {
     seed: COVERING_SEED,
     preFilter: (row: Record<string, string>) => feasible(factors, row),
   }) as Record<string, string>[];
+  if (covering.size >= COVERING_KEPT) covering.delete(covering.keys().next().value as string);
+  covering.set(key, rows);
+  return rows.map((row) => ({ ...row }));
 }
 
 /** An invite's guards: a used trx_id and a product that cannot exist, unless it must be refused and writes are on. */
