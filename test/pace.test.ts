@@ -117,7 +117,7 @@ describe('the run pace', () => {
     }
   });
 
-  it("serves a request asked `first` (an invite) before those already waiting, in process and over loopback", async () => {
+  it('serves a request asked `first` (an invite) before those already waiting, in process and over loopback', async () => {
     const served = await servePace(localPace({ concurrency: 1 }));
     try {
       for (const [a, b] of [
