@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { ConnectionPool, callApi } from '../src/client/client.ts';
 import { ACCEPT_ENCODING } from '../src/client/codings.ts';
-import { httpSend } from '../src/target/send-policy.ts';
+import { httpSend, sendUnderPolicy } from '../src/target/send-policy.ts';
 
 // The client reads the provider's answer as the provider may write it: a JSON body after a byte-order mark (some
 // frameworks write one) is JSON; anything else that is not JSON has no body to judge.
@@ -191,6 +191,27 @@ describe('connections kept between calls (a pool, the gate’s)', () => {
     } finally {
       dropSecond = false;
       pool.close();
+    }
+  });
+
+  it('a read lost on a kept connection is sent again on a new one, not on another kept one (a proxy closed both)', async () => {
+    const raw = httpSend(baseUrl);
+    const read = () =>
+      sendUnderPolicy(raw, 'saldo-user', 'GET', { api_key: 'k' }, { maxWaitMs: 0 }, { flaky: [], waits: [] });
+    // Two reads at once leave two connections in the pool, each with one request served.
+    await Promise.all([read(), read()]);
+    dropSecond = true;
+    try {
+      accepted = 0;
+      // Both kept connections are closed at their next request: the read goes on one, is lost, and is sent again.
+      // On the other kept one it would be lost again; on a new connection it is answered.
+      const notes = { flaky: [] as string[], waits: [] };
+      const ex = await sendUnderPolicy(raw, 'saldo-user', 'GET', { api_key: 'k' }, { maxWaitMs: 0 }, notes);
+      assert.equal(ex.httpStatus, 200);
+      assert.equal(accepted, 1, 'the retry opened a connection of its own');
+      assert.equal(notes.flaky.length, 1, 'the lost read is noted as flaky');
+    } finally {
+      dropSecond = false;
     }
   });
 });

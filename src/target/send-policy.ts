@@ -10,6 +10,11 @@ export interface RawOptions {
   body?: RawBody;
   /** An invite that may share a kept connection (httpSend): one the run expects refused. */
   kept?: boolean;
+  /**
+   * On a connection of its own, never a kept one (httpSend): a read sent again after it was lost, which a kept
+   * connection the server (or a proxy between) had closed may have lost, as it may have closed the others kept.
+   */
+  fresh?: boolean;
 }
 
 /** Sends one request as is; throws TransportError when no HTTP answer came. */
@@ -78,7 +83,7 @@ export async function sendUnderPolicy(
     const release = await policy.pace?.acquire(1, invite);
     let ex: Exchange;
     try {
-      ex = await raw(endpoint, method, params, opts);
+      ex = await raw(endpoint, method, params, firstFailure === undefined ? opts : { ...opts, fresh: true });
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
       const mayRetry = nothingSent(err.reason) || !invite;
@@ -129,7 +134,8 @@ export interface HttpOptions {
  * invites sent `kept` (those the run expects refused: scenario-invites.ts), go on connections kept between them
  * (client/pool.ts): a run sends thousands, and a new connection for each (a TLS handshake, against a provider)
  * cost more than the request. A request lost on a kept connection is never sent again by the client:
- * sendUnderPolicy tries a read once more (noted as flaky), never an invite. Any other invite has a connection of
+ * sendUnderPolicy tries a read once more (noted as flaky), on a connection of its own (`fresh`: a proxy that
+ * closed one kept connection may have closed them all), never an invite. Any other invite has a connection of
  * its own: one the provider closed as it waited would leave it unknown whether an invite meant to be carried out
  * was charged, and the copies of INV-5 in flight must leave together, not one on a kept connection ahead.
  */
@@ -147,7 +153,7 @@ export function httpSend(baseUrl: string, opts: HttpOptions = {}): RawSend {
       timeoutMs,
       bodyCap,
       ...(opts.tls ? { tls: opts.tls } : {}),
-      ...(endpoint !== 'invite-member' || how.kept ? { pool } : {}),
+      ...((endpoint !== 'invite-member' || how.kept) && !how.fresh ? { pool } : {}),
     });
     if (r.error || !r.exchange) throw new TransportError(r.error?.message ?? 'no answer', r.error?.reason ?? 'connect');
     return r.exchange;
