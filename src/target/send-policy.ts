@@ -62,7 +62,8 @@ const sleepFor = (ms: number): Promise<void> => new Promise((r) => setTimeout(r,
  *   say) and the same request sent again; an invite only after a 429, which says it was not carried out (after a
  *   503 it may have been: MaybeCarriedOut); past the wait cap the request gives up with RateLimited;
  * - a failure before anything was sent (DNS, a refused connection, TLS) is tried once more;
- * - a reset or a timeout is tried once more for a read, and never for an invite: it may have been charged.
+ * - a reset or a timeout is tried once more for a read (on a connection of its own), and never for an invite: it
+ *   may have been charged.
  */
 export async function sendUnderPolicy(
   raw: RawSend,
