@@ -21,8 +21,8 @@ import { trxFactory } from '../src/target/trx-ids.js';
 
 // The test runner's own test type (`_baseTest`, exported and typed by @playwright/test), not `test`: the gate opens
 // no browser, and `test` adds browser fixtures that run in every test all the same (trace recording, context
-// configuration: each a step with a stack captured, and the worker loading Playwright's client library), about a
-// CPU-second a worker in a profile of an embedded run (docs/benchmarks.md).
+// configuration: each a step with a stack captured, and the worker loading Playwright's client library). In a
+// profile of an embedded run a worker's busy time fell from 4.5 to 5.5 CPU-seconds to 3.7 to 4.0.
 const api = loadApiModel();
 // Playwright loads this file after the global setup, in its own process and in every worker: all of them plan
 // from the run file it wrote (the effective config), so the tests are the same everywhere.

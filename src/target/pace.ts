@@ -188,9 +188,9 @@ function lineWriter(socket: Socket): (line: string) => void {
 
 /**
  * Serves a pace to other processes on 127.0.0.1 (a free port). A line `+id n` asks for n slots (`+id n f`: before
- * the others waiting, Pace.acquire's `first`), answered `id` when granted (and ` r` with the rate the provider was seen to allow, once it limited the run); `-id` frees them;
- * `!1` and `!0` report an answer rate-limited or not. A connection that closes frees what it held, and what it was
- * still waiting for is freed as soon as it is granted.
+ * the others waiting, Pace.acquire's `first`), answered `id` when granted (and ` r` with the rate the provider was
+ * seen to allow, once it limited the run); `-id` frees them; `!1` and `!0` report an answer rate-limited or not.
+ * A connection that closes frees what it held, and what it was still waiting for is freed as soon as it is granted.
  */
 export async function servePace(pace: Pace): Promise<{ port: number; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
