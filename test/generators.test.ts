@@ -143,9 +143,10 @@ describe('generated cases', () => {
     assert.ok(added >= 30, `${added} requests`);
   });
 
-  it('the row of other JSON types, added, goes for every parameter by POST, a kind in an array judged by INV-4', () => {
+  it('the row of other JSON types goes for every parameter by POST, a kind in an array judged by INV-4', () => {
     const ctx = buildContext(1);
-    const rows = [...OPERATORS, OTHER_JSON_TYPES];
+    assert.ok(OPERATORS.includes(OTHER_JSON_TYPES), 'a default row');
+    const rows = OPERATORS;
     for (const endpoint of ENDPOINTS)
       for (const p of api.operation(endpoint).params.filter((x) => x.role !== 'secret')) {
         const cases = coverageByNames(api, ctx, endpoint, p.name, api.namesOf(endpoint, p.name), rows);

@@ -14,7 +14,7 @@ import { compareLimit, guardTrxIds, READ_ONLY_PRODUCT, sample, testNumber } from
 import type { ScenarioContext } from '../scenario.js';
 import { refusalDemand } from './demands.js';
 import type { GeneratedCase } from './generated-case.js';
-import { OPERATORS, type Operator, OTHER_JSON_TYPES, operatorValues } from './operators.js';
+import { OPERATORS, type Operator, operatorValues } from './operators.js';
 import type { RoleSeed, RoleValue } from './roles.js';
 import { boundaryValues } from './values.js';
 
@@ -220,12 +220,12 @@ const KEY_PARAM: ParamInfo = {
 };
 
 /**
- * Near misses of the key: every operator's values for the secret (operators.ts), and every other JSON type (a key
- * read loosely lets `true` or `0` in): the one list of bad keys but the missing, empty and plainly wrong ones of
+ * Near misses of the key: every operator's values for the secret (operators.ts: its role's classes, and every
+ * other JSON type, which a key read loosely lets in as `true` or `0`): the one list of bad keys but the missing, empty and plainly wrong ones of
  * catalogue/auth.ts.
  */
 function keyNearMisses(key: string): RoleValue[] {
-  return operatorValues(KEY_PARAM, { value: key }, [...OPERATORS, OTHER_JSON_TYPES]).filter((k) => k.value !== key);
+  return operatorValues(KEY_PARAM, { value: key }, OPERATORS).filter((k) => k.value !== key);
 }
 
 /**
