@@ -43,10 +43,14 @@ describe('where its users run it: a provider with a rate limit, rules for IDs, a
       assert.deepEqual(violated(summary), []);
       for (const id of ['INV-1', 'INV-2', 'INV-3', 'INV-4', 'INV-5', 'INV-6'])
         assert.equal(summary.clauses.find((c) => c.id === id)?.status, 'held', id);
-      // Refused: only the boundary cases' unusual IDs (spaces, other scripts, over 20 characters), never the run's own.
+      // Refused: only the boundary cases' unusual IDs (spaces, other scripts, over 20 characters, other JSON types),
+      // never the run's own (text of the rule).
       const refused = sim.log.filter((e) => e.endpoint === 'invite-member' && e.status === 'INVALID_TRX_ID');
       assert.ok(refused.length > 0, 'the boundary cases sent unusual IDs');
-      const ordinary = refused.filter((e) => /^[A-Za-z0-9]{1,20}$/.test(String(e.params?.trx_id ?? e.params?.trxid)));
+      const ordinary = refused.filter((e) => {
+        const id = e.params?.trx_id ?? e.params?.trxid;
+        return typeof id === 'string' && /^[A-Za-z0-9]{1,20}$/.test(id);
+      });
       assert.deepEqual(
         ordinary.map((e) => e.params),
         [],
