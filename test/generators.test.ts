@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { loadApiModel } from '../src/openapi/load.ts';
 import { ENDPOINTS, type Exchange, METHODS } from '../src/openapi/types.ts';
 import { coverageByNames, coverageCases, GENERATED_ENDPOINTS, nearMissCases } from '../src/plan/generators/cases.ts';
+import type { GeneratedCase } from '../src/plan/generators/generated-case.ts';
 import { OPERATORS, type Operator, OTHER_JSON_TYPES } from '../src/plan/generators/operators.ts';
-import { coveredPairs, feasiblePairs, pairCases, pairFactors } from '../src/plan/generators/pairs.ts';
+import { coveredPairs, type Factor, feasiblePairs, pairCases, pairFactors } from '../src/plan/generators/pairs.ts';
 import { historyArbitrary, randomArbitrary } from '../src/plan/generators/properties.ts';
 import { boundaryValues } from '../src/plan/generators/values.ts';
 import { guardTrxIds, inviteParams, testNumber } from '../src/plan/sampling.ts';
@@ -279,30 +280,40 @@ describe('generated cases', () => {
   });
 });
 
+/** No case goes by a method that cannot carry one of its levels (a JSON array by GET). */
+function assertCarried(factors: readonly Factor[], cases: readonly GeneratedCase[]): void {
+  for (const c of cases)
+    for (const f of factors) {
+      const level = f.levels.find((l) => l.label === c.row?.[f.name]);
+      assert.ok(!level?.methods || level.methods.includes(c.method), `${c.label}`);
+    }
+}
+
 describe('the covering array (issue 40: pairs, not only singles)', () => {
   /** Requests the array may take per endpoint (its rows and the repeats of `before`): docs/gate.md states it. */
   const BUDGET = 150;
   const endpoints = ['invite-member', 'history-transaksi', 'cek-trx-id'] as const;
 
+  // The run's seed turns which value classes are levels: covertable left 1 to 3 feasible pairs out for some of them
+  // (seed 1 had none), so every seed up to SEEDS is held.
+  const SEEDS = 24;
   for (const endpoint of endpoints)
-    it(`${endpoint}: every pair of levels one request can carry is in a case, within ${BUDGET} requests`, () => {
-      const ctx = buildContext(1);
-      const factors = pairFactors(api, ctx, endpoint);
-      const cases = pairCases(api, ctx, endpoint, factors);
-      const want = feasiblePairs(factors);
-      const got = coveredPairs(factors, cases);
-      assert.ok(want.length > 20, `${want.length} pairs`);
-      assert.deepEqual(
-        want.filter((p) => !got.has(p)),
-        [],
-      );
-      assert.ok(cases.length <= BUDGET, `${cases.length} requests`);
-      // No case goes by a method that cannot carry one of its levels (a JSON array by GET).
-      for (const c of cases)
-        for (const f of factors) {
-          const level = f.levels.find((l) => l.label === c.row?.[f.name]);
-          assert.ok(!level?.methods || level.methods.includes(c.method), `${c.label}`);
-        }
+    it(`${endpoint}: every pair of levels one request can carry is in a case, within ${BUDGET} requests, for ${SEEDS} seeds`, () => {
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        const ctx = buildContext(seed);
+        const factors = pairFactors(api, ctx, endpoint);
+        const cases = pairCases(api, ctx, endpoint, factors);
+        const want = feasiblePairs(factors);
+        const got = coveredPairs(factors, cases);
+        assert.ok(want.length > 20, `${want.length} pairs`);
+        assert.deepEqual(
+          want.filter((p) => !got.has(p)),
+          [],
+          `seed ${seed}`,
+        );
+        assert.ok(cases.length <= BUDGET, `seed ${seed}: ${cases.length} requests`);
+        assertCarried(factors, cases);
+      }
     });
 
   it('a factor added is crossed with every level of every other: all its pairs are covered', () => {

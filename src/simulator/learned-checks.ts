@@ -45,11 +45,16 @@ export class LearnedChecks {
 
   /**
    * The learned judgement of one value of a parameter, by its shape (a JSON array in a body, as sentValue gives
-   * it, is `array`).
+   * it, is `array`). A JSON number of a class the run never sent is judged as its digits were as a text: a provider
+   * seen refusing `2147483648` refuses the number 2147483648 too, more often than not (the independent merak
+   * does; the simulator's own rule, which takes any whole number, differed there).
    */
   private rule(endpoint: Endpoint, param: string, role: string, value: unknown): RefusalKind | 'accepted' | undefined {
     if (value === undefined) return undefined;
-    return this.vocabulary.values?.[`${endpoint}.${param}`]?.[valueShape(role, value)];
+    const values = this.vocabulary.values?.[`${endpoint}.${param}`];
+    const seen = values?.[valueShape(role, value)];
+    if (seen !== undefined || typeof value !== 'number') return seen;
+    return values?.[valueShape(role, String(value))];
   }
 
   /** Whether the provider was seen to accept a value the document's schema refuses (SimState.accepts). */
