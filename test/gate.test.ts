@@ -20,7 +20,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'h2h-contract-'));
 
 describe('h2h contract against the embedded simulator', () => {
   it('passes with no flags, writes included, and the summary lists every clause as passed', async () => {
-    const r = await contractRun([]);
+    // Every process of the run (h2h, Playwright's runner and workers, the embedded simulator) with
+    // --throw-deprecation: on Node 24, the target, nothing deprecated there is used.
+    const r = await contractRun([], { NODE_OPTIONS: '--throw-deprecation' });
     assert.equal(r.code, 0, r.console.slice(-3000));
     assert.deepEqual(
       r.summary?.clauses.map((c) => [c.id, c.status]),

@@ -291,7 +291,11 @@ describe('the running probe', () => {
         '',
       ].join('\n'),
     );
-    probe = await startCli(['probe', '--config', config], /^H2H_PROBE_URL=(\S+)$/m, { H2H_SIM_KEY: KEY });
+    // With --throw-deprecation: on Node 24, the target, the running probe uses nothing deprecated.
+    probe = await startCli(['probe', '--config', config], /^H2H_PROBE_URL=(\S+)$/m, {
+      H2H_SIM_KEY: KEY,
+      NODE_OPTIONS: '--throw-deprecation',
+    });
   });
   after(async () => {
     await probe.stop();
