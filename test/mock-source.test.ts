@@ -576,3 +576,25 @@ describe('values the provider takes otherwise than the document, served as it re
     }
   });
 });
+
+describe('a JSON number of a class the run never sent', () => {
+  it('is judged as its digits were as a text: refused where the text was, taken where it was taken', async () => {
+    const sim = await startSimulator({
+      vocabulary: {
+        ...vocabulary,
+        // The run sent `limit` 2147483648 as a text only (refused), and the number 0 (taken).
+        values: { 'history-transaksi.limit': { 'd10 int>=2^31': 'malformed-limit', 'number:zero': 'accepted' } },
+      },
+    });
+    try {
+      const key = sim.apiKey;
+      const big = await post(sim, 'history-transaksi', { api_key: key, limit: 2 ** 31 });
+      assert.equal(big.ok, false, JSON.stringify(big));
+      assert.equal(big.status, 'INVALID_LIMIT');
+      const small = await post(sim, 'history-transaksi', { api_key: key, limit: 5 });
+      assert.equal(small.ok, true, JSON.stringify(small));
+    } finally {
+      await sim.close();
+    }
+  });
+});
