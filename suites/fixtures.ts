@@ -34,8 +34,9 @@ registerSecret(apiKey);
 for (const m of cfg.msisdns) registerPhone(m);
 for (const k of nearMissKeys(apiKey)) registerSecret(k.value);
 const plan = planRun(buildCatalogue(api), cfg);
-// Every request of every worker takes its turn at the run's one pace, served by the global setup (pace.ts).
-const pace = run ? paceClient(run.pacePort) : undefined;
+// Every request of every worker takes its turn at the run's one pace, served by the global setup (pace.ts); against
+// the embedded simulator, unless the run bounds or rates it, each worker's lanes hold its own (sharedPace).
+const pace = run?.pacePort !== undefined ? paceClient(run.pacePort) : undefined;
 let newTrxId: (() => string) | undefined;
 /** The target's history read again after the run's own invites (once, by the invites' worker). */
 let rediscovered: Promise<TargetData> | undefined;

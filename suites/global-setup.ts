@@ -15,9 +15,10 @@ import {
   writeSetupError,
 } from '../src/run/handover.js';
 import { preflight, targetProblem } from '../src/run/preflight.js';
-import { concurrencyOf } from '../src/run/workers.js';
+import { concurrencyOf, sharedPace } from '../src/run/workers.js';
 import { defaultValue } from '../src/shared/settings.js';
 import { startEmbedded } from '../src/simulator/embedded.js';
+import { parseReading, rateLimitOf } from '../src/simulator/legal.js';
 import { localPace, servePace } from '../src/target/pace.js';
 import { httpSend } from '../src/target/send-policy.js';
 import { discover } from '../src/target/target.js';
@@ -134,13 +135,22 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     console.log(
       `h2h contract: seed ${cfg.seed} (--seed ${cfg.seed} generates the same cases again), ${cfg.examples} examples`,
     );
-    const served = await servePace(pace);
+    const legal = given.simulator.legal;
+    const served = sharedPace(given, legal !== undefined && rateLimitOf(parseReading(legal)) !== undefined)
+      ? await servePace(pace)
+      : undefined;
     const stop = close;
     close = async () => {
-      await served.close();
+      await served?.close();
       await stop();
     };
-    const { remove } = writeRunFile({ config: cfg, targetLabel, data, runId: newRunId(), pacePort: served.port });
+    const { remove } = writeRunFile({
+      config: cfg,
+      targetLabel,
+      data,
+      runId: newRunId(),
+      ...(served ? { pacePort: served.port } : {}),
+    });
     printSpend(cfg, planRun(buildCatalogue(loadApiModel()), cfg), saldo, data);
     return async () => {
       remove();

@@ -5,7 +5,7 @@ import type { Exchange } from '../src/openapi/types.ts';
 import { RECORD_DATE_EDGES, recordDateEdges } from '../src/plan/catalogue/history.ts';
 import { buildCatalogue } from '../src/plan/catalogue/index.ts';
 import { dataSkip, planRun } from '../src/plan/plan.ts';
-import { ONE_WORKER_PLAN, workersFor } from '../src/run/workers.ts';
+import { ONE_WORKER_PLAN, sharedPace, workersFor } from '../src/run/workers.ts';
 import { discoveredData } from '../src/target/target.ts';
 
 const catalogue = buildCatalogue(loadApiModel());
@@ -108,6 +108,16 @@ describe('workers: one for a small plan, unless it has invites and reads', () =>
     assert.equal(workersFor(['invite', 'history'], 1), 1, 'never more than --concurrency');
     assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 2), 2);
     assert.equal(workersFor(Array(ONE_WORKER_PLAN + 1).fill('history'), 8), 4, 'never more than MAX_WORKERS');
+  });
+});
+
+describe("the run's one pace: shared by every worker where a provider or the run asks for it", () => {
+  it('against a provider always; against the embedded simulator only when the run bounds or rates it', () => {
+    assert.equal(sharedPace({ baseUrl: 'https://h2h.example' }, false), true);
+    assert.equal(sharedPace({}, false), false, 'the embedded simulator as it is: each worker paces itself');
+    assert.equal(sharedPace({ concurrency: 3 }, false), true, '--concurrency holds them together');
+    assert.equal(sharedPace({ rateLimit: 8 }, false), true, '--rate-limit');
+    assert.equal(sharedPace({}, true), true, 'a reading that limits the rate: the pace learns it for every worker');
   });
 });
 

@@ -95,8 +95,11 @@ export interface RunFile {
   runId: string;
   /** The invite ledger (invite-ledger.ts): one count across worker restarts. */
   ledgerFile: string;
-  /** Where the run's pace is served on 127.0.0.1 (pace.ts): every worker's requests take their turn there. */
-  pacePort: number;
+  /**
+   * Where the run's pace is served on 127.0.0.1 (pace.ts): every worker's requests take their turn there. Absent
+   * when each worker paces itself (workers.ts, sharedPace).
+   */
+  pacePort?: number;
 }
 
 /** Writes the run file in a private temporary folder and points H2H_RUN_FILE at it. */
