@@ -7,6 +7,7 @@ import { buildCatalogue } from '../src/plan/catalogue/index.ts';
 import { dataSkip, planRun } from '../src/plan/plan.ts';
 import { ONE_WORKER_PLAN, sharedPace, workersFor } from '../src/run/workers.ts';
 import { discoveredData } from '../src/target/target.ts';
+import { contractConfigOf } from './helpers.ts';
 
 const catalogue = buildCatalogue(loadApiModel());
 const data = {
@@ -115,9 +116,19 @@ describe("the run's one pace: shared by every worker where a provider or the run
   it('against a provider always; against the embedded simulator only when the run bounds or rates it', () => {
     assert.equal(sharedPace({ baseUrl: 'https://h2h.example' }, false), true);
     assert.equal(sharedPace({}, false), false, 'the embedded simulator as it is: each worker paces itself');
-    assert.equal(sharedPace({ concurrency: 3 }, false), true, '--concurrency holds them together');
+    assert.equal(sharedPace({ concurrencyGiven: true }, false), true, '--concurrency holds them together');
     assert.equal(sharedPace({ rateLimit: 8 }, false), true, '--rate-limit');
     assert.equal(sharedPace({}, true), true, 'a reading that limits the rate: the pace learns it for every worker');
+  });
+
+  it('a --concurrency given is told apart from the default it resolves to', () => {
+    const embedded = contractConfigOf([]);
+    assert.equal(embedded.concurrency, 2);
+    assert.equal(sharedPace(embedded, false), false);
+    const bounded = contractConfigOf(['--concurrency', '2']);
+    assert.equal(bounded.concurrencyGiven, true);
+    assert.equal(sharedPace(bounded, false), true);
+    assert.equal(sharedPace(contractConfigOf([], { H2H_CONCURRENCY: '3' }), false), true, 'from the environment too');
   });
 });
 

@@ -56,6 +56,8 @@ export interface ContractConfig {
   rateLimit?: number;
   /** Requests in flight (Playwright workers); workers.ts gives the default. */
   concurrency: number;
+  /** `--concurrency` was given: a bound the run holds across its workers, the embedded simulator's too. */
+  concurrencyGiven?: true;
   /** Total time one request may wait out rate limits (429, 503 with Retry-After). @defaultValue 30000 */
   maxWaitMs: number;
   /** How long a read of what an invite wrote is tried again before a violation (INV-5, INV-6). @defaultValue 5000 */
@@ -242,6 +244,7 @@ export function resolveContractConfig(r: Resolved, env: NodeJS.ProcessEnv = proc
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(baseUrl ? { baseUrl } : {}),
     }),
+    ...(concurrency !== undefined ? { concurrencyGiven: true as const } : {}),
     maxWaitMs: get.num(r, 'max-wait'),
     settleMs: get.num(r, 'settle'),
     ...known,

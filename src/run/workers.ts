@@ -23,10 +23,10 @@ export const MAX_WORKERS = 4;
  * a 9 s embedded run, docs/benchmarks.md).
  */
 export function sharedPace(
-  cfg: { baseUrl?: string; concurrency?: number; rateLimit?: number },
+  cfg: { baseUrl?: string; concurrencyGiven?: true; rateLimit?: number },
   simulatorLimitsRate: boolean,
 ): boolean {
-  return Boolean(cfg.baseUrl) || cfg.concurrency !== undefined || cfg.rateLimit !== undefined || simulatorLimitsRate;
+  return Boolean(cfg.baseUrl) || cfg.concurrencyGiven === true || cfg.rateLimit !== undefined || simulatorLimitsRate;
 }
 
 /** The run's concurrency: `--concurrency`, else the default for where it runs. */
