@@ -221,8 +221,8 @@ const KEY_PARAM: ParamInfo = {
 
 /**
  * Near misses of the key: every operator's values for the secret (operators.ts: its role's classes, and every
- * other JSON type, which a key read loosely lets in as `true` or `0`): the one list of bad keys but the missing, empty and plainly wrong ones of
- * catalogue/auth.ts.
+ * other JSON type, which a key read loosely lets in as `true` or `0`): the one list of bad keys but the missing,
+ * empty and plainly wrong ones of catalogue/auth.ts.
  */
 function keyNearMisses(key: string): RoleValue[] {
   return operatorValues(KEY_PARAM, { value: key }, OPERATORS).filter((k) => k.value !== key);

@@ -45,9 +45,8 @@ function otherJsonTypes(seed: RoleSeed): RoleValue[] {
  * case must be refused (INV-3 for a number: "anything but digits" holds no digits in an array; INV-4 for a kind:
  * a provider that coerces `["akrab"]` to `akrab` charges an invite no caller sent); elsewhere every answer in the
  * envelope is legal. The key's near misses take it too (a key of another type is a wrong key, in every reading).
- * Fidelity with the row for every parameter (2026-11-29): 99.40 to 100 % for the four independent providers, 99.13
- * to 99.15 % for the simulator's profiles (bench/fidelity.ts): the learned reading's word per value shape serves
- * what a provider says of a value of another type.
+ * A mock serving a learned reading answers them as the provider did (its word per value shape; fidelity in
+ * docs/benchmarks.md, held at 99 % or more by test/fidelity.test.ts).
  */
 export const OTHER_JSON_TYPES: Operator = {
   name: 'other JSON types',
