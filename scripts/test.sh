@@ -21,4 +21,14 @@ wait "$check"
 # --no-maglev: the test processes inherit it (on Node 20 it is off already). On Node 24 a file of in-process gate
 # runs takes 5 % less CPU without V8's mid-tier compiler, and the test processes stay clear of Node's shutdown
 # deadlock with a Maglev job in flight (nodejs/node#54918), as h2h contract keeps Playwright's processes clear of it.
-exec node --no-maglev --test --test-concurrency=4 --test-reporter=spec dist/test/*.test.js
+# The longest files first (each alone 40 to 200 s: in-process gate runs, a rate-limited provider), the rest after
+# in name order: four at a time on two cores, the run then ends on short files, not on a long one begun late.
+first=(fidelity at-users-providers gate-verdicts mutation mutation-boundaries legal-readings mutation-shared gate probe
+  reading docs-run simulator leaks init)
+files=()
+for f in "${first[@]}"; do [ -e "dist/test/$f.test.js" ] && files+=("dist/test/$f.test.js"); done
+for f in dist/test/*.test.js; do [[ " ${files[*]} " == *" $f "* ]] || files+=("$f"); done
+# Every process the tests start keeps V8's compiled code in one folder (as h2h does in its TMPDIR, compile-cache.ts):
+# hundreds of processes load the same modules.
+export NODE_COMPILE_CACHE="$PWD/node_modules/.cache/h2h-test-compile-cache"
+exec node --no-maglev --test --test-concurrency=4 --test-reporter=spec "${files[@]}"

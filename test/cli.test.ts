@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import nodeModule from 'node:module';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { cliMarkdown } from '../src/cli/reference.ts';
 import { COMMAND_HELP, SETTINGS, settingsOf } from '../src/shared/settings.ts';
-import { ROOT, runCli } from './helpers.ts';
+import { NO_TARGET_ENV, ROOT, runCli } from './helpers.ts';
 
 describe('the h2h command line', () => {
   it('every command answers --help with its usage and each of its flags, all from the settings table', async () => {
@@ -137,5 +139,43 @@ describe('the h2h command line', () => {
     assert.equal(r.code, 3, r.stderr);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^h2h probe: internal error: /);
+  });
+});
+
+// Node's compile cache (compile-cache.ts): what Node 22.1 and later offer, with a temporary folder the user has.
+const NO_CACHE = 'enableCompileCache' in nodeModule ? false : `Node ${process.version} has no compile cache`;
+
+describe("h2h keeps V8's compiled code on disk", { skip: NO_CACHE }, () => {
+  // The test runner's own cache (scripts/test.sh) is taken away: h2h must open its own, in its TMPDIR.
+  const fresh = (): { dir: string; env: NodeJS.ProcessEnv } => {
+    const dir = mkdtempSync(join(tmpdir(), 'h2h-ncc-'));
+    return { dir, env: { ...NO_TARGET_ENV, TMPDIR: dir, NODE_COMPILE_CACHE: undefined } };
+  };
+
+  it('for itself and for the Playwright processes h2h contract starts, in TMPDIR/node-compile-cache', async () => {
+    const { dir, env } = fresh();
+    const r = await runCli(['contract', '--grep', 'BAL-1', '--reports-dir', join(dir, 'reports')], {
+      env,
+      timeoutMs: 120_000,
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    // Node keeps one folder per V8 flags: h2h's own, and Playwright's processes' (started with --no-maglev).
+    const versions = readdirSync(join(dir, 'node-compile-cache'));
+    assert.ok(versions.length >= 2, `folders: ${versions.join(', ')}`);
+    for (const v of versions)
+      assert.ok(readdirSync(join(dir, 'node-compile-cache', v)).length > 10, `${v} holds compiled modules`);
+  });
+
+  it('never where the folder cannot be made (Node loops forever there), nor with NODE_DISABLE_COMPILE_CACHE=1', async () => {
+    // Node 24.22 given a cache folder under /proc spins, deaf to SIGTERM: h2h must not hand it one.
+    const r = await runCli(['contract', '--help'], {
+      env: { TMPDIR: '/proc/self/h2h', NODE_COMPILE_CACHE: undefined },
+      timeoutMs: 20_000,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const { dir, env } = fresh();
+    const off = await runCli(['contract', '--help'], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    assert.equal(off.code, 0, off.stderr);
+    assert.deepEqual(readdirSync(dir), []);
   });
 });

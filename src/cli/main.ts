@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { keepCompiledCode } from '../shared/compile-cache.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EXIT } from '../shared/exit.js';
 import { packageRoot } from '../shared/package-root.js';
 import { COMMANDS, topHelp } from './commands.js';
 
-// The entry: only the list of commands is loaded here; a command's code loads when it runs.
+// The entry: only the list of commands is loaded here; a command's code loads when it runs, compiled once a
+// version (compile-cache.ts).
+keepCompiledCode();
 const args = process.argv.slice(2);
 const debug = args.includes('--debug') || process.env.H2H_DEBUG === '1';
 let [name, ...rest] = args.filter((a) => a !== '--debug');
