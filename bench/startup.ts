@@ -1,15 +1,40 @@
-// How long `h2h --help` takes beside `node -e 0`, measured in the same run: median of RUNS each, alternating.
-import { spawnSync } from 'node:child_process';
-import { BIN, machineLine, median } from './machine.ts';
+// How long `h2h --help` takes beside `node -e 0`, measured in the same run: median of RUNS each, alternating. Then
+// how long `h2h mock` takes to its H2H_BASE_URL= line, without a reading file and with the one a gate run wrote.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { BIN, machineLine, median, procCpuMs } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-function timeMs(args: string[]): number {
+function timeMs(args: string[], cwd?: string): number {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
+}
+
+/** `h2h mock ARGS` until it prints its base URL: wall ms and the process's CPU ms by then. */
+function mockReady(args: string[]): Promise<{ ms: number; cpuMs: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [BIN, 'mock', '--listen', '127.0.0.1:0', ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (!out.includes('H2H_BASE_URL=') || child.pid === undefined) return;
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const cpuMs = procCpuMs(child.pid);
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve({ ms, cpuMs }));
+      child.kill();
+    });
+    child.once('exit', (code) => reject(new Error(`h2h mock exited ${code} before its base URL`)));
+  });
 }
 
 // One of each first, unmeasured: the file cache is warm for both.
@@ -27,3 +52,24 @@ console.log(`node -e 0:   median ${f(median(bare))} ms  (${bare.map(f).join(', '
 console.log(`h2h --help:  median ${f(median(help))} ms  (${help.map(f).join(', ')})`);
 const ratio = median(help) / median(bare);
 console.log(`ratio ${ratio.toFixed(2)}x (target at most 3x): ${ratio <= 3 ? 'met' : 'NOT MET'}`);
+
+// A reading file as a user has one: the embedded gate's, written beside its reports.
+const dir = mkdtempSync(join(os.tmpdir(), 'h2h-bench-startup-'));
+try {
+  timeMs([BIN, 'contract', '--allow-writes'], dir);
+  const reading = join(dir, 'reports', 'provider-reading.yaml');
+  for (const [label, args] of [
+    ['h2h mock', []],
+    ['h2h mock --legal-profile FILE', ['--legal-profile', reading]],
+  ] as const) {
+    await mockReady([...args]);
+    const runs: { ms: number; cpuMs: number }[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await mockReady([...args]));
+    const ms = runs.map((r) => r.ms);
+    console.log(
+      `${label}: to its base URL, median ${f(median(ms))} ms (${ms.map(f).join(', ')}), CPU median ${f(median(runs.map((r) => r.cpuMs)))} ms`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

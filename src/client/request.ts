@@ -1,5 +1,6 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type net from 'node:net';
+import { httpModule } from '../shared/http-modules.js';
 import { ACCEPT_ENCODING } from './codings.js';
 import type { CallPlan } from './types.js';
 
@@ -18,7 +19,7 @@ export interface RequestEvents {
 export function prepareRequest(plan: CallPlan, on: RequestEvents): (conn: net.Socket) => void {
   const { opts, url, proxy, secure, payload } = plan;
   let handOver: ((err: Error | null, socket: net.Socket) => void) | undefined;
-  const req = http.request({
+  const req = httpModule.request({
     createConnection: (_options, oncreate) => {
       handOver = oncreate;
       return undefined;

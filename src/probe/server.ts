@@ -1,5 +1,5 @@
-import http from 'node:http';
 import { redact } from '../redact.js';
+import { httpModule } from '../shared/http-modules.js';
 import { listen } from '../shared/listen.js';
 import { answerProbe } from './exporter.js';
 import type { Probe } from './probe.js';
@@ -14,7 +14,7 @@ export interface ProbeServer {
  * failing collector or round answers 500 with one redacted line; the process goes on.
  */
 export async function startProbeServer(probe: Probe, host: string, port: number): Promise<ProbeServer> {
-  const server = http.createServer((req, res) => {
+  const server = httpModule.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://probe.invalid');
     const path = url.pathname;
     const send = (status: number, type: string, body: string): void => {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { type ApiModel, loadApiModel } from '../openapi/load.js';
 import type { Vocabulary } from '../reading/index.js';
 import { registerSecret } from '../redact.js';
+import { httpModule, httpsModule } from '../shared/http-modules.js';
 import { listen } from '../shared/listen.js';
 import type { FaultSetting } from './faults/index.js';
 import { type Fixture, loadFixture } from './fixtures.js';
@@ -138,8 +138,8 @@ function serverFor(
 ): { server: http.Server; sockets: Set<Socket> } {
   // requireHostHeader off: a request without Host gets the envelope from this code, not an empty 400 from Node.
   const server = tls
-    ? https.createServer({ requireHostHeader: false, cert: tls.cert, key: tls.key }, serve)
-    : http.createServer({ requireHostHeader: false }, serve);
+    ? httpsModule.createServer({ requireHostHeader: false, cert: tls.cert, key: tls.key }, serve)
+    : httpModule.createServer({ requireHostHeader: false }, serve);
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
