@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -65,6 +66,41 @@ describe('the invite ledger with refusals side by side', () => {
       () => next.admit(refusal, 'T2'),
       (e: unknown) => e instanceof NotSent && e.why === 'closed',
     );
+  });
+
+  it('a worker that starts while another appends a line reads that line whole, once it is written', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.jsonl');
+    const first = new InviteLedger(9, file);
+    first.admit({ expect: 'success', clause: 'INV-1' }, 'S1');
+    // Half of the next line is on disk; another process writes the rest a little later (this one blocks while it
+    // waits, as a Playwright worker's fixture does).
+    appendFileSync(file, '{"charged":2,"pen');
+    const rest = spawn(process.execPath, [
+      '-e',
+      `setTimeout(() => require('node:fs').appendFileSync(${JSON.stringify(file)}, 'ding":0}\\n'), 200)`,
+    ]);
+    const started = new Promise((r) => rest.once('spawn', r));
+    await started;
+    const next = new InviteLedger(9, file);
+    assert.equal(next.charged, 2, 'the line written in two parts is read whole');
+    await new Promise((r) => rest.once('exit', r));
+  });
+
+  it("a worker that only reads writes nothing: the count stays the sending worker's", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.jsonl');
+    const sender = new InviteLedger(3, file);
+    sender.admit(refusal, 'T1');
+    const before = readFileSync(file, 'utf8');
+    // Another worker's test starts while the refusal is out: it may count it as charged, for itself only.
+    const reader = new InviteLedger(3, file);
+    assert.equal(reader.charged, 1);
+    reader.noteCarriedOut({ trxId: 'R1', sentAs: 'trx_id', body: { ok: true } });
+    assert.equal(
+      readFileSync(file, 'utf8').split('\n').filter(Boolean).length,
+      before.split('\n').filter(Boolean).length + 1,
+    );
+    sender.settle(refusal, 'T1', 'refused');
+    assert.equal(new InviteLedger(3, file).charged, 0, 'the refusal refused: nothing charged, whoever read before');
   });
 
   it('never starts from nothing over a ledger it cannot read', () => {

@@ -113,30 +113,21 @@ export class InviteLedger {
     private readonly file?: string,
   ) {
     this.state = { cap, charged: 0, unknown: [], closed: [], carriedOut: [] };
-    if (!file) return;
-    let text: string | undefined;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      // Only a ledger not written yet starts from nothing; one that cannot be read stops the run.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    if (text === undefined) {
-      this.save(['cap', 'charged', 'unknown', 'closed', 'carriedOut']);
-      return;
-    }
+    const text = file ? readWholeLines(file) : undefined;
     // Every line, each a whole JSON object: a line that is not stops the run, as a file that cannot be read.
-    for (const line of text.split('\n')) {
+    for (const line of text?.split('\n') ?? []) {
       if (!line) continue;
       const { carried, ...fields } = JSON.parse(line) as LedgerChange;
       Object.assign(this.state, fields);
       if (carried) this.state.carriedOut.push(carried);
     }
-    // Refusals still out when the ledger was last written were cut off (a test that timed out): their answers
-    // will never be read here, so they may have been charged.
+    // Refusals still out when the ledger was last written may have been cut off (a test that timed out): if this
+    // worker is to send, their answers will never be read here, so they may have been charged. Counted so here,
+    // and written with this worker's next change of the count (admit, settle, reopen write charged and pending): a
+    // worker that only reads, started while the invite worker has refusals out, must not rewrite the invite
+    // worker's count with its own view of it.
     this.state.charged += this.state.pending ?? 0;
     this.state.pending = 0;
-    this.save(['charged', 'pending']);
   }
 
   /** Appends the new values of these fields (and an invite carried out): one line, one write. */
@@ -215,7 +206,7 @@ export class InviteLedger {
   reopen(clause: InviteIntent['clause'], count: number): void {
     this.state.closed = this.state.closed.filter((c) => c !== clause);
     this.state.charged = Math.max(0, this.state.charged - count);
-    this.save(['closed', 'charged']);
+    this.save(['closed', 'charged', 'pending']);
   }
 
   /** This run's invites that were carried out (answered ok true), oldest first. */
@@ -251,5 +242,29 @@ export class InviteLedger {
       if (outcome === 'accepted' && !this.state.closed.includes(intent.clause)) this.state.closed.push(intent.clause);
     }
     this.save(['unknown', 'pending', 'charged', 'closed']);
+  }
+}
+
+/** How long a reader waits for another worker's line to be written whole before it calls the file broken. */
+const LINE_IN_FLIGHT_MS = 2000;
+
+/**
+ * The ledger file's text, up to its last whole line, or undefined when it was not written yet. Another worker may be
+ * appending a line while this one reads (every worker of a run reads the file when its test starts): a read can end
+ * inside that line. It is read again until the text ends on a newline; a line that stays cut off (a file no worker
+ * wrote) stops the run, as a file that cannot be read: the ledger never starts from less than was written.
+ */
+function readWholeLines(file: string): string | undefined {
+  const deadline = Date.now() + LINE_IN_FLIGHT_MS;
+  for (;;) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    if (text === '' || text.endsWith('\n') || Date.now() > deadline) return text;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
   }
 }
