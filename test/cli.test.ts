@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import nodeModule from 'node:module';
 import net from 'node:net';
@@ -8,7 +9,7 @@ import { describe, it } from 'node:test';
 import { COMMANDS } from '../src/cli/commands.ts';
 import { cliMarkdown } from '../src/cli/reference.ts';
 import { COMMAND_HELP, SETTINGS, settingsOf } from '../src/shared/settings.ts';
-import { NO_TARGET_ENV, ROOT, runCli } from './helpers.ts';
+import { BIN, NO_TARGET_ENV, ROOT, runCli } from './helpers.ts';
 
 describe('the h2h command line', () => {
   it('every command answers --help with its usage and each of its flags, all from the settings table', async () => {
@@ -140,6 +141,47 @@ describe('the h2h command line', () => {
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^h2h probe: internal error: /);
   });
+});
+
+// A supervisor may send SIGTERM the moment a serving command prints where it serves. Here the command's own process
+// sends it to itself from inside that very write, before the write returns: the earliest a reader of its output
+// could. Listening only after the announcement, h2h died by the signal (no exit code), as a docs-run test met once.
+const SIGTERM_ON_ANNOUNCE = `
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const done = write(chunk, ...rest);
+  if (/^H2H_(BASE|PROBE)_URL=/m.test(String(chunk))) process.kill(process.pid, 'SIGTERM');
+  return done;
+};
+process.argv = [process.execPath, process.env.H2H_TEST_BIN, ...JSON.parse(process.env.H2H_TEST_ARGS)];
+await import(process.env.H2H_TEST_BIN);
+`;
+
+describe('a serving command stopped by SIGTERM as soon as it says where it serves exits 0', () => {
+  for (const args of [
+    ['mock', '--listen', '127.0.0.1:0'],
+    ['probe', '--listen', '127.0.0.1:0'],
+  ])
+    it(`h2h ${args.join(' ')}`, async () => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', SIGTERM_ON_ANNOUNCE], {
+        env: { ...process.env, ...NO_TARGET_ENV, H2H_TEST_BIN: BIN, H2H_TEST_ARGS: JSON.stringify(args) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        child.once('exit', (c, s) => resolve([c, s])),
+      );
+      clearTimeout(killer);
+      assert.match(out, /H2H_(BASE|PROBE)_URL=http:\/\/127\.0\.0\.1:\d+/, 'it said where it serves');
+      assert.deepEqual({ code, signal }, { code: 0, signal: null }, out);
+    });
 });
 
 // Node's compile cache (compile-cache.ts): what Node 22.1 and later offer, with a temporary folder the user has.

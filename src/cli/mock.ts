@@ -7,6 +7,7 @@ import { loadFixture } from '../simulator/fixtures.js';
 import { describeReading, KNOB_NAMES, KNOBS, PROFILES, parseReading, servedFromFile } from '../simulator/legal.js';
 import { startSimulator } from '../simulator/server.js';
 import type { Command } from './command.js';
+import { stopSignal } from './stop-signal.js';
 
 export const mock: Command = {
   name: 'mock',
@@ -78,6 +79,7 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.
           }
         : {}),
     });
+    const stopped = stopSignal();
     // The simulator's own demo key is announced raw so a shell or a test can pick it up; a key the user gave
     // is not written back (whoever gave it knows it), nor is anything derived from it.
     process.stdout.write(
@@ -90,13 +92,8 @@ ${FAULTS.map((f) => `  ${f.name.padEnd(24)} ${'clause' in f && f.clause ? `${[f.
           : ''
       }); admin at /__sim/faults`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        void sim.close().then(resolve);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopped;
+    await sim.close();
     return EXIT.OK;
   },
 };

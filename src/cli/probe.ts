@@ -12,6 +12,7 @@ import { startProbeServer } from '../probe/server.js';
 import { redactValue, registerSecret } from '../redact.js';
 import { get } from '../shared/settings.js';
 import { type Command, EXIT, type Io } from './command.js';
+import { stopSignal } from './stop-signal.js';
 
 export const probe: Command = {
   name: 'probe',
@@ -82,18 +83,12 @@ async function once(p: Probe, cfg: ProbeConfig, json: boolean, io: Io): Promise<
 async function serve(p: Probe, cfg: ProbeConfig, io: Io): Promise<number> {
   const server = await startProbeServer(p, cfg.listen.host, cfg.listen.port);
   p.start();
+  const stopped = stopSignal();
   process.stdout.write(`H2H_PROBE_URL=${server.url}\n`);
   io.err(
     `h2h probe: ${cfg.targets.map((t) => (t.schedule === NO_SCHEDULE ? `${t.name} at /probe only` : `${t.name} on '${t.schedule}' +${t.jitterMs} ms`)).join('; ')}; metrics at ${server.url}/metrics, ${server.url}/probe?target=NAME`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string): void => {
-      io.err(`h2h probe: ${signal}: stopping the schedule, waiting for probes in flight`);
-      resolve();
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  io.err(`h2h probe: ${await stopped}: stopping the schedule, waiting for probes in flight`);
   await p.stop();
   await server.close();
   return EXIT.OK;
