@@ -77,16 +77,16 @@ describe('the invite ledger with refusals side by side', () => {
     appendFileSync(file, '{"charged":2,"pen');
     const rest = spawn(process.execPath, [
       '-e',
-      `setTimeout(() => require('node:fs').appendFileSync(${JSON.stringify(file)}, 'ding":0}\\n'), 200)`,
+      `process.stdout.write('up\\n'); setTimeout(() => require('node:fs').appendFileSync(${JSON.stringify(file)}, 'ding":0}\\n'), 200)`,
     ]);
-    const started = new Promise((r) => rest.once('spawn', r));
-    await started;
+    // Read once the other process runs: its rest comes 200 ms later, well within the reader's 2 s.
+    await new Promise((r) => rest.stdout.once('data', r));
     const next = new InviteLedger(9, file);
     assert.equal(next.charged, 2, 'the line written in two parts is read whole');
     await new Promise((r) => rest.once('exit', r));
   });
 
-  it("a worker that only reads writes nothing: the count stays the sending worker's", () => {
+  it("a worker that only reads writes no count of its own: the count stays the sending worker's", () => {
     const file = join(mkdtempSync(join(tmpdir(), 'h2h-ledger-')), 'ledger.jsonl');
     const sender = new InviteLedger(3, file);
     sender.admit(refusal, 'T1');
@@ -94,6 +94,7 @@ describe('the invite ledger with refusals side by side', () => {
     // Another worker's test starts while the refusal is out: it may count it as charged, for itself only.
     const reader = new InviteLedger(3, file);
     assert.equal(reader.charged, 1);
+    // What it notes goes in (one line), without its view of the count.
     reader.noteCarriedOut({ trxId: 'R1', sentAs: 'trx_id', body: { ok: true } });
     assert.equal(
       readFileSync(file, 'utf8').split('\n').filter(Boolean).length,
