@@ -68,7 +68,7 @@ async function scrapeInterval(pid: number, urls: string[]): Promise<Omit<Step, '
   };
 }
 
-const mock = await startMock(50);
+const mock = await startMock(['--latency-ms', '50']);
 const dir = mkdtempSync(join(tmpdir(), 'h2h-capacity-'));
 const most = Math.max(...STEPS);
 const names = Array.from({ length: most }, (_, i) => `t${String(i).padStart(5, '0')}`);

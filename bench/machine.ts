@@ -39,10 +39,10 @@ export async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
-/** `h2h mock` in its own process, with a fixed delay on every answer. */
-export function startMock(delayMs: number): Promise<{ child: ChildProcess; url: string; key: string }> {
+/** `h2h mock ARGS` in its own process, on a free loopback port, once it says where it serves and with what key. */
+export function startMock(args: readonly string[]): Promise<{ child: ChildProcess; url: string; key: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'mock', '--latency-ms', String(delayMs)], {
+    const child = spawn(process.execPath, [BIN, 'mock', '--listen', '127.0.0.1:0', ...args], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let out = '';

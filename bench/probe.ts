@@ -14,7 +14,7 @@ const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 50);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const CPU_PROBES = 1000;
 const CONCURRENCY = 10;
-const mock = await startMock(DELAY_MS);
+const mock = await startMock(['--latency-ms', String(DELAY_MS)]);
 const bbPort = await freePort();
 const dir = mkdtempSync(join(tmpdir(), 'h2h-bb-'));
 writeFileSync(

@@ -1,10 +1,10 @@
 // How long `h2h --help` takes beside `node -e 0`, measured in the same run: median of RUNS each, alternating. Then
 // how long `h2h mock` takes to its H2H_BASE_URL= line, without a reading file and with the one a gate run wrote.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { BIN, machineLine, median, procCpuMs } from './machine.ts';
+import { BIN, machineLine, median, procCpuMs, startMock } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
@@ -17,24 +17,16 @@ function timeMs(args: string[], cwd?: string): number {
 }
 
 /** `h2h mock ARGS` until it prints its base URL: wall ms and the process's CPU ms by then. */
-function mockReady(args: string[]): Promise<{ ms: number; cpuMs: number }> {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, 'mock', '--listen', '127.0.0.1:0', ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!out.includes('H2H_BASE_URL=') || child.pid === undefined) return;
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      const cpuMs = procCpuMs(child.pid);
-      child.removeAllListeners('exit');
-      child.once('exit', () => resolve({ ms, cpuMs }));
-      child.kill();
-    });
-    child.once('exit', (code) => reject(new Error(`h2h mock exited ${code} before its base URL`)));
-  });
+async function mockReady(args: readonly string[]): Promise<{ ms: number; cpuMs: number }> {
+  const t0 = process.hrtime.bigint();
+  const { child } = await startMock(args);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpuMs = procCpuMs(child.pid as number);
+  child.removeAllListeners('exit');
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill();
+  await exited;
+  return { ms, cpuMs };
 }
 
 // One of each first, unmeasured: the file cache is warm for both.
@@ -62,9 +54,9 @@ try {
     ['h2h mock', []],
     ['h2h mock --legal-profile FILE', ['--legal-profile', reading]],
   ] as const) {
-    await mockReady([...args]);
+    await mockReady(args);
     const runs: { ms: number; cpuMs: number }[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await mockReady([...args]));
+    for (let i = 0; i < RUNS; i++) runs.push(await mockReady(args));
     const ms = runs.map((r) => r.ms);
     console.log(
       `${label}: to its base URL, median ${f(median(ms))} ms (${ms.map(f).join(', ')}), CPU median ${f(median(runs.map((r) => r.cpuMs)))} ms`,

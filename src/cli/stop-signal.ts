@@ -16,7 +16,7 @@ export function stopSignal(): Promise<StopSignal> {
     };
     const onInt = on('SIGINT');
     const onTerm = on('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
   });
 }

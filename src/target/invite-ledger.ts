@@ -247,6 +247,8 @@ export class InviteLedger {
 
 /** How long a reader waits for another worker's line to be written whole before it calls the file broken. */
 const LINE_IN_FLIGHT_MS = 2000;
+/** What a reader blocks on between reads (nothing ever wakes it: Atomics.wait as a synchronous pause). */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * The ledger file's text, up to its last whole line, or undefined when it was not written yet. Another worker may be
@@ -265,6 +267,6 @@ function readWholeLines(file: string): string | undefined {
       throw err;
     }
     if (text === '' || text.endsWith('\n') || Date.now() > deadline) return text;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    Atomics.wait(PAUSE, 0, 0, 5);
   }
 }
